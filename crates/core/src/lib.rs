@@ -1,0 +1,18 @@
+//! The game model shared by every Tabula game.
+//!
+//! Four games (backgammon, never-finishing, grasshopper, halma-grasshopper) are driven by the
+//! CLI, the bots and the server through one trait, [`Game`]. A game says whose decision it is
+//! and of what kind ([`Status`]), lists its legal actions, applies an action or refuses it with
+//! a typed error, and asks for dice at chance nodes. Dice come from a [`DiceSource`]; with a
+//! [`ChaChaDice`] seed a game replays exactly from its action log ([`replay`]).
+#![deny(missing_docs)]
+
+mod color;
+mod dice;
+mod game;
+mod replay;
+
+pub use color::{ByColor, Color};
+pub use dice::{ChaChaDice, Dice, DiceError, DiceRoll, DiceSource, Die, FixedDice};
+pub use game::{Chance, Decision, Game, GameId, Outcome, Status, UnknownGame};
+pub use replay::{replay, settle, ReplayError};
