@@ -86,8 +86,6 @@ pub enum Decision {
     DoubleOrRoll,
     /// Facing a double: take, drop, or (where allowed) beaver.
     TakeOrDrop,
-    /// Facing a beaver: take or drop the redouble.
-    BeaverResponse,
     /// Play the dice, or make a dice-free move.
     Move,
     /// Accept or reject the opponent's resignation offer.

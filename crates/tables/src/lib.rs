@@ -13,3 +13,4 @@ mod position;
 pub use movegen::{MoveGen, Play, Step};
 pub use position::{Position, PositionError, BAR, CHECKERS, OPP_BAR};
 pub mod notation;
+pub mod backgammon;
