@@ -1,0 +1,210 @@
+//! Evaluators: the cubeless chances of the player on roll, behind a trait so that the
+//! hand-made baseline can be swapped for a neural evaluator.
+
+use tabula_tables::{Position, CHECKERS};
+
+/// Cubeless chances of the player on roll. `win` includes gammons and backgammons;
+/// `win_gammon` includes backgammons.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Probabilities {
+    /// Chance to win.
+    pub win: f32,
+    /// Chance to win a gammon or backgammon.
+    pub win_gammon: f32,
+    /// Chance to win a backgammon.
+    pub win_backgammon: f32,
+    /// Chance to lose a gammon or backgammon.
+    pub lose_gammon: f32,
+    /// Chance to lose a backgammon.
+    pub lose_backgammon: f32,
+}
+
+impl Probabilities {
+    /// Cubeless money equity per cube unit: +1 per single, +2 per gammon, +3 per backgammon.
+    pub fn equity(&self) -> f32 {
+        2.0 * self.win - 1.0 + self.win_gammon - self.lose_gammon + self.win_backgammon
+            - self.lose_backgammon
+    }
+
+    /// The same chances seen by the other player.
+    pub fn flip(&self) -> Probabilities {
+        Probabilities {
+            win: 1.0 - self.win,
+            win_gammon: self.lose_gammon,
+            win_backgammon: self.lose_backgammon,
+            lose_gammon: self.win_gammon,
+            lose_backgammon: self.win_backgammon,
+        }
+    }
+}
+
+/// Judges a position seen from the player on roll.
+pub trait Evaluator {
+    /// The cubeless chances of the player on roll.
+    fn evaluate(&self, pos: &Position) -> Probabilities;
+}
+
+/// The baseline evaluator of hand-made features: pip counts, points made, primes, anchors,
+/// blots and the shots at them, checkers on the bar. Weights are set by hand.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Heuristic;
+
+fn logistic(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The result of a finished game from the side of the player on roll, who has lost because
+/// the opponent has borne off everything.
+fn finished(pos: &Position) -> Probabilities {
+    let mut p = Probabilities::default();
+    if pos.mover_off() == 0 {
+        p.lose_gammon = 1.0;
+        let back = pos.mover_on(25) > 0 || (19..=24).any(|i| pos.mover_on(i) > 0);
+        if back {
+            p.lose_backgammon = 1.0;
+        }
+    }
+    p
+}
+
+/// Features of one side, seen from that side as the mover.
+struct Side {
+    home_points: f32,
+    anchors: f32,
+    prime: f32,
+    blots: f32,
+    on_bar: f32,
+    back_checkers: f32,
+}
+
+fn side_features(pos: &Position) -> Side {
+    let made = |i: usize| pos.mover_on(i) >= 2;
+    let mut home_points = 0.0;
+    for i in 1..=6 {
+        if made(i) {
+            home_points += if i >= 4 { 1.2 } else { 0.8 };
+        }
+    }
+    let anchors = (19..=24).filter(|&i| made(i)).count() as f32;
+    let (mut prime, mut run) = (0u32, 0u32);
+    for i in 1..=24 {
+        run = if made(i) { run + 1 } else { 0 };
+        prime = prime.max(run);
+    }
+    // A blot costs by the number of opposing checkers within direct range behind it.
+    let mut blots = 0.0;
+    for i in 1..=24 {
+        if pos.mover_on(i) == 1 {
+            let shooters: u32 = (i + 1..=(i + 6).min(24))
+                .map(|j| u32::from(pos.opponent_on(j)))
+                .sum::<u32>()
+                + if i >= 19 {
+                    u32::from(pos.opponent_on(0))
+                } else {
+                    0
+                };
+            blots += if shooters > 0 { 1.0 } else { 0.2 };
+        }
+    }
+    Side {
+        home_points,
+        anchors,
+        prime: if prime >= 3 { prime as f32 } else { 0.0 },
+        blots,
+        on_bar: f32::from(pos.mover_on(25)),
+        back_checkers: (19..=25).map(|i| f32::from(pos.mover_on(i))).sum(),
+    }
+}
+
+impl Evaluator for Heuristic {
+    fn evaluate(&self, pos: &Position) -> Probabilities {
+        if pos.opponent_off() == CHECKERS {
+            return finished(pos);
+        }
+        if pos.mover_off() == CHECKERS {
+            return finished(&pos.flip()).flip();
+        }
+        let (mine, theirs) = (pos.mover_pips() as f32, pos.opponent_pips() as f32);
+        let mean = (mine + theirs) / 2.0;
+        if pos.is_race() {
+            // Being on roll is worth about four pips; the spread grows with the race length.
+            let win = logistic((theirs - mine + 4.0) / (0.08 * mean + 2.0));
+            let gammon = |p: &Position, win: f32| {
+                if p.opponent_off() > 0 {
+                    0.0
+                } else {
+                    let far: f32 = (7..=24)
+                        .map(|i| f32::from(p.opponent_on(i)) * (i - 6) as f32)
+                        .sum();
+                    win * logistic((far - 0.5 * p.mover_pips() as f32) / 6.0)
+                }
+            };
+            return Probabilities {
+                win,
+                win_gammon: gammon(pos, win),
+                win_backgammon: 0.0,
+                lose_gammon: gammon(&pos.flip(), 1.0 - win),
+                lose_backgammon: 0.0,
+            };
+        }
+        let (me, them) = (side_features(pos), side_features(&pos.flip()));
+        let score = 0.2 + 0.022 * (theirs - mine) + 0.22 * (me.home_points - them.home_points)
+            + 0.18 * (me.anchors - them.anchors)
+            + 0.15 * (me.prime - them.prime)
+            // On roll, the opponent's blots are targets now; ours can be hit only next turn.
+            - 0.10 * me.blots
+            + 0.25 * them.blots
+            - 0.45 * me.on_bar
+            + 0.45 * them.on_bar;
+        let win = logistic(score);
+        let threat = |attacker: &Side, victim: &Side| {
+            (0.08 * attacker.home_points
+                + 0.05 * attacker.prime
+                + 0.15 * victim.on_bar
+                + 0.03 * victim.back_checkers)
+                .min(0.6)
+        };
+        let win_gammon = win * win * threat(&me, &them);
+        let lose_gammon = (1.0 - win) * (1.0 - win) * threat(&them, &me);
+        Probabilities {
+            win,
+            win_gammon,
+            win_backgammon: win_gammon * 0.1,
+            lose_gammon,
+            lose_backgammon: lose_gammon * 0.1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_about_even_and_favours_the_roller() {
+        let p = Heuristic.evaluate(&Position::START);
+        assert!((0.5..0.65).contains(&p.win), "{p:?}");
+    }
+
+    #[test]
+    fn a_big_race_lead_wins_most_games() {
+        let mut me = [0u8; 25];
+        me[0] = 10; // 10 pips
+        let mut them = [0u8; 25];
+        them[5] = 15; // 90 pips
+        let pos = Position::from_counts(&me, &them).unwrap();
+        let p = Heuristic.evaluate(&pos);
+        assert!(p.win > 0.95, "{p:?}");
+        assert!((p.flip().flip().win - p.win).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_lost_game_is_scored_as_lost() {
+        let mut me = [0u8; 25];
+        me[20] = 15;
+        let pos = Position::from_counts(&me, &[0; 25]).unwrap();
+        let p = Heuristic.evaluate(&pos);
+        assert_eq!((p.win, p.lose_gammon, p.lose_backgammon), (0.0, 1.0, 1.0));
+        assert_eq!(p.equity(), -3.0);
+    }
+}

@@ -1,0 +1,8 @@
+//! The backgammon bot: an evaluator of cubeless chances, a move search over it, and cube and
+//! resignation decisions from the same chances.
+
+mod bot;
+mod eval;
+
+pub use bot::BackgammonBot;
+pub use eval::{Evaluator, Heuristic, Probabilities};

@@ -1,0 +1,10 @@
+//! Bots for the Tabula games: evaluators behind a trait, search on top, named levels.
+//!
+//! This is the baseline of issue 2: a hand-made backgammon evaluator with 0- and 1-ply
+//! search and simple cube rules. Stronger evaluators replace it behind the same traits.
+#![deny(missing_docs)]
+
+pub mod backgammon;
+mod level;
+
+pub use level::{Level, UnknownLevel};
