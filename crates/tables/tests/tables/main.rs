@@ -2,3 +2,4 @@
 
 mod gnubg_moves;
 mod position_ids;
+mod replay;
