@@ -1,1 +1,194 @@
-fn main() {}
+//! The `tabula` command: list legal moves, draw positions, and play backgammon in the
+//! terminal against people or bots.
+//!
+//! Errors are reported on one line (`error: ...`) on stderr; bad input and usage errors exit
+//! with code 2, other failures with 1. See `docs/cli.md`.
+
+mod board;
+mod error;
+mod input;
+mod moves;
+mod play;
+mod show;
+
+use board::HomeSide;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use error::{exit_code, is_broken_pipe, one_line, EXIT_INPUT};
+use std::io::Write;
+use std::process::ExitCode;
+use tabula_core::Color;
+
+/// Play, inspect and analyse the backgammon family of games.
+#[derive(Debug, Parser)]
+#[command(name = "tabula", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List every legal move of a position with given dice.
+    Moves {
+        /// The game: backgammon.
+        game: String,
+        /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`.
+        // An XGID without its prefix may start with '-' (an empty bar).
+        #[arg(allow_hyphen_values = true)]
+        position: String,
+        /// The dice, e.g. 6-5 (optional when the position records dice).
+        #[arg(long)]
+        dice: Option<String>,
+        /// Print one JSON object {"moves": [{"move", "position"}, ...]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Draw a position.
+    Show {
+        /// The game: backgammon.
+        game: String,
+        /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`.
+        // An XGID without its prefix may start with '-' (an empty bar).
+        #[arg(allow_hyphen_values = true)]
+        position: String,
+        /// Whose side to draw it from (default: the player on roll).
+        #[arg(long, value_enum)]
+        from: Option<Side>,
+        /// Where the viewer's home board is.
+        #[arg(long, value_enum, default_value = "right")]
+        home: Home,
+    },
+    /// Play a match or a money session in the terminal.
+    Play(PlayArgs),
+}
+
+/// A player's colour on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Side {
+    White,
+    Black,
+}
+
+/// The side of the viewer's home board.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Home {
+    Left,
+    Right,
+}
+
+/// The options of `tabula play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The game: backgammon.
+    pub game: String,
+    /// Play a match to N points (default 5).
+    #[arg(long = "match", value_name = "N", conflicts_with = "money")]
+    pub match_length: Option<u32>,
+    /// Play money games instead of a match.
+    #[arg(long)]
+    pub money: bool,
+    /// Who plays White: `human` or a bot level (random, easy, medium, strong).
+    #[arg(long, default_value = "human")]
+    pub white: String,
+    /// Who plays Black: `human` or a bot level.
+    #[arg(long, default_value = "medium")]
+    pub black: String,
+    /// Seed of the dice (default: from the clock; printed so that the session can be
+    /// replayed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Money: stop after N games (default: until quit; 1 when two bots play).
+    #[arg(long, value_name = "N", requires = "money")]
+    pub games: Option<u32>,
+    /// Match: play without the Crawford rule.
+    #[arg(long, conflicts_with = "money")]
+    pub no_crawford: bool,
+    /// Money: no beavers.
+    #[arg(long, requires = "money")]
+    pub no_beavers: bool,
+    /// Money: no Jacoby rule.
+    #[arg(long, requires = "money")]
+    pub no_jacoby: bool,
+    /// Money: double the cube on up to N opening ties.
+    #[arg(long, value_name = "N", requires = "money", default_value_t = 0)]
+    pub auto_doubles: u32,
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match cli.command {
+        Command::Moves {
+            game,
+            position,
+            dice,
+            json,
+        } => moves::run(&mut out, &game, &position, dice.as_deref(), json)?,
+        Command::Show {
+            game,
+            position,
+            from,
+            home,
+        } => {
+            let viewer = from.map(|s| match s {
+                Side::White => Color::White,
+                Side::Black => Color::Black,
+            });
+            let home = match home {
+                Home::Left => HomeSide::Left,
+                Home::Right => HomeSide::Right,
+            };
+            show::run(&mut out, &game, &position, viewer, home)?
+        }
+        Command::Play(args) => {
+            let stdin = std::io::stdin();
+            play::run(&args, &mut stdin.lock(), &mut out)?
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Reports a command-line parsing error on one line (help and version go to stdout as usual).
+fn clap_failure(err: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            // Printing help fails only on a closed stdout; nothing is left to do then.
+            let _ = err.print();
+            return ExitCode::SUCCESS;
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprintln!("error: a command is required: moves, show or play (see tabula --help)");
+            return ExitCode::from(EXIT_INPUT);
+        }
+        _ => {}
+    }
+    // Clap's message runs over several lines up to its usage section; keep the message.
+    let rendered = err.render().to_string();
+    let message = rendered
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    eprintln!("error: {message} (see tabula --help)");
+    ExitCode::from(EXIT_INPUT)
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return clap_failure(err),
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {}", one_line(&err));
+            ExitCode::from(exit_code(&err))
+        }
+    }
+}

@@ -431,9 +431,7 @@ fn no_legal_move_forfeits_the_turn() {
     white[24] = 1;
     white[5] = 14;
     let mut black = [0u8; 25];
-    for p in 0..6 {
-        black[p] = 2;
-    }
+    black[..6].fill(2);
     black[12] = 3;
     let options = Options::match_to(5).unwrap();
     let board = Position::from_counts(&white, &black).unwrap();

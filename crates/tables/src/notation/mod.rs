@@ -5,3 +5,11 @@ mod base64;
 pub mod position_id;
 
 pub use position_id::PositionIdError;
+pub mod match_id;
+pub mod move_text;
+pub mod xgid;
+pub use match_id::{GameState, MatchId, MatchIdError};
+pub use move_text::{
+    format_move, format_play, match_play, parse_play, IllegalMove, MoveParseError, MoveTextError,
+};
+pub use xgid::{Xgid, XgidError};

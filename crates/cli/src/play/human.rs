@@ -1,0 +1,128 @@
+//! What a person at the keyboard can type during play.
+
+use tabula_tables::backgammon::ResignLevel;
+
+/// One line of input, understood.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Roll (also an empty line).
+    Roll,
+    /// Offer the cube.
+    Double,
+    /// Take the cube.
+    Take,
+    /// Drop (pass) the cube.
+    Drop,
+    /// Take and redouble at once (money play with beavers).
+    Beaver,
+    /// Offer to resign at this level.
+    Resign(ResignLevel),
+    /// Accept the opponent's resignation.
+    Accept,
+    /// Reject the opponent's resignation.
+    Reject,
+    /// List the legal moves.
+    Moves,
+    /// Draw the board again.
+    Board,
+    /// Print the commands.
+    Help,
+    /// Stop playing.
+    Quit,
+    /// The move with this number in the `moves` list (from 1).
+    Pick(usize),
+    /// Anything else: a move in gnubg notation, checked against the position.
+    Play(String),
+}
+
+/// The help text.
+pub const HELP: &str = "\
+Commands:
+  <move>          play the dice in gnubg notation: 24/18 13/8, bar/22*, 6/off, 8/2(2)
+  roll            roll the dice (an empty line does too)
+  double          offer the cube
+  take | drop     answer a double (drop is also `pass`)
+  beaver          take and redouble at once (money play with beavers)
+  resign [single|gammon|backgammon]
+                  offer to resign (single by default)
+  accept | reject answer a resignation offer
+  moves           list the legal moves; then a number picks one
+  board           draw the board again
+  help            this text
+  quit            stop (end of input does too)";
+
+/// Reads a line. Words are case-insensitive; an unknown word that is not a move is refused
+/// with a hint.
+pub fn parse(line: &str) -> Result<Command, String> {
+    let text = line.trim().to_ascii_lowercase();
+    let mut words = text.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let rest: Vec<&str> = words.collect();
+    let simple = |c: Command| {
+        if rest.is_empty() {
+            Ok(c)
+        } else {
+            Err(format!("{first} takes no argument"))
+        }
+    };
+    match first {
+        "" | "r" | "roll" => simple(Command::Roll),
+        "d" | "double" => simple(Command::Double),
+        "t" | "take" => simple(Command::Take),
+        "drop" | "pass" => simple(Command::Drop),
+        "beaver" => simple(Command::Beaver),
+        "accept" => simple(Command::Accept),
+        "reject" => simple(Command::Reject),
+        "moves" | "hint" => simple(Command::Moves),
+        "board" => simple(Command::Board),
+        "help" | "?" => simple(Command::Help),
+        "quit" | "exit" | "q" => simple(Command::Quit),
+        "resign" => match rest.as_slice() {
+            [] | ["single"] | ["s"] | ["normal"] | ["n"] => {
+                Ok(Command::Resign(ResignLevel::Single))
+            }
+            ["gammon"] | ["g"] => Ok(Command::Resign(ResignLevel::Gammon)),
+            ["backgammon"] | ["b"] => Ok(Command::Resign(ResignLevel::Backgammon)),
+            _ => Err("resign single, resign gammon or resign backgammon".to_string()),
+        },
+        w if rest.is_empty() && !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) => w
+            .parse::<usize>()
+            .map(Command::Pick)
+            .map_err(|_| format!("there is no move number {w}")),
+        w if w.starts_with(|c: char| c.is_ascii_digit()) || w.starts_with("bar") => {
+            Ok(Command::Play(line.trim().to_string()))
+        }
+        w => Err(format!("unknown command {w:?} (type help)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_and_moves_are_recognised() {
+        assert_eq!(parse(""), Ok(Command::Roll));
+        assert_eq!(parse("  Double "), Ok(Command::Double));
+        assert_eq!(parse("pass"), Ok(Command::Drop));
+        assert_eq!(parse("resign"), Ok(Command::Resign(ResignLevel::Single)));
+        assert_eq!(
+            parse("resign gammon"),
+            Ok(Command::Resign(ResignLevel::Gammon))
+        );
+        assert_eq!(
+            parse("24/18 13/8"),
+            Ok(Command::Play("24/18 13/8".to_string()))
+        );
+        assert_eq!(parse("Bar/22*"), Ok(Command::Play("Bar/22*".to_string())));
+        assert_eq!(parse(" 3 "), Ok(Command::Pick(3)));
+        assert!(parse("99999999999999999999999").is_err());
+    }
+
+    #[test]
+    fn nonsense_is_refused_with_a_reason() {
+        assert!(parse("chess").unwrap_err().contains("unknown command"));
+        assert!(parse("resign everything").is_err());
+        assert!(parse("take 2").is_err());
+    }
+}
