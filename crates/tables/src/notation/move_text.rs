@@ -361,10 +361,11 @@ impl fmt::Display for IllegalMove {
                 dice,
             } => write!(
                 f,
-                "{}/{} is not a move of {} pips (dice are {dice})",
+                "{}/{} is not a move of {} {} (dice are {dice})",
                 point_name(*from),
                 point_name(*to),
-                or_list(allowed)
+                or_list(allowed),
+                if allowed.as_slice() == [1] { "pip" } else { "pips" }
             ),
             IllegalMove::Blocked(p) => write!(f, "point {p} is blocked"),
             IllegalMove::NotAllHome => write!(
@@ -598,6 +599,18 @@ impl Sim {
         best
     }
 
+    /// Whether some of the remaining dice add up to exactly `distance`.
+    fn can_make(&self, distance: u8) -> bool {
+        let n = self.pool.len();
+        (1u32..1 << n).any(|mask| {
+            let sum: u8 = (0..n)
+                .filter(|i| mask >> i & 1 == 1)
+                .map(|i| self.pool[i])
+                .sum();
+            sum == distance
+        })
+    }
+
     /// Distances the remaining dice can make, ascending.
     fn distances(&self) -> Vec<u8> {
         let mut out: Vec<u8> = Vec::new();
@@ -653,6 +666,16 @@ fn diagnose(
                 }
                 if l.hit && sim.pos.opponent_on(to as usize) != 1 {
                     return IllegalMove::NoBlot(to);
+                }
+                // A distance no combination of the remaining dice makes is the clearest
+                // reason, whatever stands on the points in between.
+                if to > 0 && !sim.can_make(at - to) {
+                    return IllegalMove::Distance {
+                        from: at,
+                        to,
+                        allowed: sim.distances(),
+                        dice,
+                    };
                 }
                 match sim.route(at, to) {
                     Route::Ok(dice_used) => {
@@ -814,6 +837,14 @@ mod tests {
         }
         let (play, _) = match_play(&start, dice(3, 3), "8/5(2) 6/3(2)").unwrap();
         assert_eq!(format_play(&play), "8/5(2) 6/3(2)");
+    }
+
+    #[test]
+    fn a_distance_the_dice_cannot_make_is_reported_before_blocked_points() {
+        let err = match_play(&Position::START, dice(6, 1), "24/18 13/9").unwrap_err();
+        assert!(err.to_string().contains("13/9"), "{err}");
+        let err = match_play(&Position::START, dice(6, 1), "24/13").unwrap_err();
+        assert!(err.to_string().contains("24/13"), "{err}");
     }
 
     #[test]
