@@ -12,5 +12,5 @@ mod position;
 
 pub use movegen::{MoveGen, Play, Step};
 pub use position::{Position, PositionError, BAR, CHECKERS, OPP_BAR};
-pub mod notation;
 pub mod backgammon;
+pub mod notation;

@@ -26,7 +26,8 @@ pub struct Position {
     pub(crate) pips: [i8; 26],
     pub(crate) x_off: u8,
     pub(crate) o_off: u8,
-    // Explicit padding, always zero, so that the value can be hashed as four words.
+    // Explicit padding, always zero, so that equal boards are equal bytes: the value is one
+    // 32-byte aligned block, copied by the move generator as a single vector.
     pub(crate) pad: [u8; 4],
 }
 
@@ -175,19 +176,6 @@ impl Position {
         let mover_back = (1..=25).rev().find(|&i| self.pips[i] > 0).unwrap_or(0);
         let opp_back = (0..=24).find(|&i| self.pips[i] < 0).unwrap_or(25);
         mover_back < opp_back
-    }
-
-    /// The four 64-bit words of the value, for hashing in the move generator.
-    #[inline]
-    pub(crate) fn words(&self) -> [u64; 4] {
-        let mut bytes = [0u8; 32];
-        for (b, p) in bytes.iter_mut().zip(self.pips) {
-            *b = p as u8;
-        }
-        bytes[26] = self.x_off;
-        bytes[27] = self.o_off;
-        let w = |i: usize| u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap());
-        [w(0), w(1), w(2), w(3)]
     }
 }
 

@@ -7,48 +7,72 @@
 //! swapping an adjacent pair where a lower start comes first never removes a checker that
 //! the later step needs, never lets a step bear off while a checker stands outside the home
 //! board, and keeps bar checkers entering first. So enumerating only non-increasing sequences
-//! reaches every multiset, in its most permissive order, once.
+//! reaches every multiset, in its most permissive order, once, and no deduplication is needed.
+//!
+//! The four levels are written out as nested loops rather than a recursion so that the
+//! innermost one, where almost all results are made, is a tight loop over a bitmask.
 
-use super::step::{can_step, do_step};
+use super::step::{apply, movable, open, sources, top, up_to};
 use super::{MoveGen, Step};
-use crate::position::{Position, BAR};
+use crate::position::Position;
 
 impl MoveGen {
-    pub(super) fn doubles<const PLAYS: bool>(
-        &mut self,
-        pos: &Position,
-        highest: usize,
-        d: usize,
-        max_from: usize,
-        depth: usize,
-        steps: &mut [Step; 4],
-    ) {
-        let mut moved = false;
-        if depth < 4 {
-            let on_bar = pos.pips[BAR] > 0;
-            let top = max_from.min(highest);
-            let bottom = if on_bar { BAR } else { 1 };
-            for from in (bottom..=top).rev() {
-                if pos.pips[from] <= 0 || !can_step(pos, highest, from, d) {
-                    continue;
+    pub(super) fn doubles<const PLAYS: bool>(&mut self, pos: &Position, d: usize) {
+        let open = open(pos);
+        let src0 = sources(pos);
+        let mut steps = [Step::default(); 4];
+        let mut m1 = movable(src0, open, d);
+        while m1 != 0 {
+            let f1 = top(m1);
+            m1 ^= 1 << f1;
+            let (mut p1, mut src1) = (*pos, src0);
+            steps[0] = apply(&mut p1, &mut src1, f1, d);
+            let mut m2 = movable(src1, open, d) & up_to(f1);
+            if m2 == 0 {
+                self.short::<PLAYS>(p1, &steps[..1]);
+            }
+            while m2 != 0 {
+                let f2 = top(m2);
+                m2 ^= 1 << f2;
+                let (mut p2, mut src2) = (p1, src1);
+                steps[1] = apply(&mut p2, &mut src2, f2, d);
+                let mut m3 = movable(src2, open, d) & up_to(f2);
+                if m3 == 0 {
+                    self.short::<PLAYS>(p2, &steps[..2]);
                 }
-                moved = true;
-                let mut next = *pos;
-                let mut h = highest;
-                steps[depth] = do_step(&mut next, &mut h, from, d);
-                self.doubles::<PLAYS>(&next, h, d, from, depth + 1, steps);
+                while m3 != 0 {
+                    let f3 = top(m3);
+                    m3 ^= 1 << f3;
+                    let (mut p3, mut src3) = (p2, src2);
+                    steps[2] = apply(&mut p3, &mut src3, f3, d);
+                    let mut m4 = movable(src3, open, d) & up_to(f3);
+                    if m4 == 0 {
+                        self.short::<PLAYS>(p3, &steps[..3]);
+                        continue;
+                    }
+                    if self.max_len < 4 {
+                        self.restart(4);
+                    }
+                    while m4 != 0 {
+                        let f4 = top(m4);
+                        m4 ^= 1 << f4;
+                        self.push_step::<PLAYS>(&p3, f4, d, &steps[..3]);
+                    }
+                }
             }
         }
-        if !moved && depth > 0 {
-            let len = depth as u8;
-            if len > self.max_len {
-                self.positions.clear();
-                self.plays.clear();
-                self.max_len = len;
-            }
-            if len == self.max_len {
-                self.push::<PLAYS>(*pos, &steps[..depth]);
-            }
+    }
+
+    /// Records a play that cannot go on, if no longer play has been found so far; plays that
+    /// use fewer dice than the longest are illegal.
+    #[cold]
+    fn short<const PLAYS: bool>(&mut self, pos: Position, steps: &[Step]) {
+        let len = steps.len() as u8;
+        if len > self.max_len {
+            self.restart(len);
+        }
+        if len == self.max_len {
+            self.push::<PLAYS>(pos, steps);
         }
     }
 }

@@ -1,5 +1,9 @@
 //! Integration tests of the tables crate, in one binary.
 
 mod gnubg_moves;
+mod match_ids;
+mod move_text;
 mod position_ids;
+mod properties;
 mod replay;
+mod xgids;

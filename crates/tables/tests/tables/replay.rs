@@ -49,6 +49,13 @@ proptest! {
 fn replay_refuses_an_illegal_log_entry() {
     let (_, mut log) = random_session(Options::money(), 9, 30);
     log.insert(0, Action::Take);
-    let err = replay(Backgammon::new(Options::money()).unwrap(), &log, &mut ChaChaDice::new(9));
-    assert!(matches!(err, Err(tabula_core::ReplayError::Refused { index: 0, .. })));
+    let err = replay(
+        Backgammon::new(Options::money()).unwrap(),
+        &log,
+        &mut ChaChaDice::new(9),
+    );
+    assert!(matches!(
+        err,
+        Err(tabula_core::ReplayError::Refused { index: 0, .. })
+    ));
 }
