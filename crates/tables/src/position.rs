@@ -4,7 +4,10 @@
 //! 1 and bears off from 1..=6); a positive count is the mover's checkers, a negative count the
 //! opponent's. Index 25 is the mover's bar (never negative) and index 0 the opponent's bar
 //! (never positive). The opponent's point `k` (from its own side) is the mover's `25 - k`, so
-//! flipping the view is "reverse and negate". Both colours on one point cannot be represented.
+//! flipping the view is "reverse and negate". Both colours on one point cannot be represented,
+//! except in the one shape Never-Finishing backgammon allows: a single checker trapped under
+//! opposing checkers, marked by a bit of `trapped` (the count then holds the trappers only, and
+//! the trapped checker is of the other colour). In backgammon `trapped` is always zero.
 
 use std::fmt;
 use thiserror::Error;
@@ -26,15 +29,25 @@ pub struct Position {
     pub(crate) pips: [i8; 26],
     pub(crate) x_off: u8,
     pub(crate) o_off: u8,
-    // Explicit padding, always zero, so that equal boards are equal bytes: the value is one
-    // 32-byte aligned block, copied by the move generator as a single vector.
-    pub(crate) pad: [u8; 4],
+    // Bit `i` (1..=24): point `i` holds one checker trapped under the checkers counted in
+    // `pips[i]`, of the other colour. With it the value is exactly one 32-byte aligned block
+    // without padding, copied by the move generator as a single vector.
+    pub(crate) trapped: u32,
 }
 
 /// Why a board could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum PositionError {
+    /// A trapped checker marked where no trappers stand, or off the points.
+    #[error("a trapped checker on the mover's point {point} needs trappers above it")]
+    LoneTrapped {
+        /// The point, numbered from the mover's side.
+        point: usize,
+    },
+    /// A bar holds checkers of the wrong side.
+    #[error("a bar holds checkers of the wrong side")]
+    WrongBar,
     /// A side has more than 15 checkers on the board and bar.
     #[error("{side} has {count} checkers on the board; at most 15")]
     TooManyCheckers {
@@ -67,7 +80,7 @@ impl Position {
             pips,
             x_off: 0,
             o_off: 0,
-            pad: [0; 4],
+            trapped: 0,
         }
     };
 
@@ -96,8 +109,71 @@ impl Position {
             pips,
             x_off: CHECKERS - sum(mover) as u8,
             o_off: CHECKERS - sum(opponent) as u8,
-            pad: [0; 4],
+            trapped: 0,
         })
+    }
+
+    /// A position from signed counts (index as in the module doc) and a mask of points holding
+    /// a trapped checker; the borne-off counts are what is missing from fifteen. Refuses bars
+    /// of the wrong sign, trapped marks without trappers, and more than fifteen a side.
+    pub fn from_parts(pips: [i8; 26], trapped: u32) -> Result<Position, PositionError> {
+        if pips[BAR] < 0 || pips[OPP_BAR] > 0 {
+            return Err(PositionError::WrongBar);
+        }
+        for point in 0..32 {
+            if trapped >> point & 1 == 1 && !((1..=24).contains(&point) && pips[point] != 0) {
+                return Err(PositionError::LoneTrapped { point });
+            }
+        }
+        let mut pos = Position {
+            pips,
+            x_off: 0,
+            o_off: 0,
+            trapped,
+        };
+        let (mover, opponent) = pos.on_board();
+        for (side, count) in [("the player on roll", mover), ("the opponent", opponent)] {
+            if count > u32::from(CHECKERS) {
+                return Err(PositionError::TooManyCheckers { side, count });
+            }
+        }
+        pos.x_off = CHECKERS - mover as u8;
+        pos.o_off = CHECKERS - opponent as u8;
+        Ok(pos)
+    }
+
+    /// Checkers of each side on the points and bar, trapped ones included: `(mover, opponent)`.
+    fn on_board(&self) -> (u32, u32) {
+        let (mut mover, mut opponent) = (0u32, 0u32);
+        for (i, &v) in self.pips.iter().enumerate() {
+            let trapped = u32::from(self.is_trapped(i));
+            if v > 0 {
+                mover += v as u32;
+                opponent += trapped;
+            } else if v < 0 {
+                opponent += (-v) as u32;
+                mover += trapped;
+            }
+        }
+        (mover, opponent)
+    }
+
+    /// Whether index `i` holds a checker trapped under the checkers counted there.
+    #[inline]
+    pub fn is_trapped(&self, i: usize) -> bool {
+        i < 32 && self.trapped >> i & 1 == 1
+    }
+
+    /// The mask of points holding a trapped checker (bit `i` for point `i`).
+    #[inline]
+    pub fn trapped_mask(&self) -> u32 {
+        self.trapped
+    }
+
+    /// The signed counts: index 0 the opponent's bar, 1..=24 the points, 25 the mover's bar.
+    #[inline]
+    pub fn pips(&self) -> [i8; 26] {
+        self.pips
     }
 
     /// Each side's counts from its own side (the inverse of [`Position::from_counts`]):
@@ -128,7 +204,8 @@ impl Position {
             pips,
             x_off: self.o_off,
             o_off: self.x_off,
-            pad: [0; 4],
+            // Bit i moves to bit 25 - i: reversed, bit i lands on 31 - i.
+            trapped: self.trapped.reverse_bits() >> 6,
         }
     }
 
@@ -162,7 +239,12 @@ impl Position {
 
     /// The mover's pip count: the sum over its checkers of the distance to bear off.
     pub fn mover_pips(&self) -> u32 {
-        (1..=25).map(|i| self.mover_on(i) as u32 * i as u32).sum()
+        (1..=25)
+            .map(|i| {
+                let trapped = self.pips[i] < 0 && self.is_trapped(i);
+                (self.mover_on(i) as u32 + u32::from(trapped)) * i as u32
+            })
+            .sum()
     }
 
     /// The opponent's pip count.
@@ -190,7 +272,8 @@ impl fmt::Debug for Position {
         write!(f, "Position(bar {} |", self.pips[BAR])?;
         for i in (1..=24).rev() {
             if self.pips[i] != 0 {
-                write!(f, " {}:{}", i, self.pips[i])?;
+                let trapped = if self.is_trapped(i) { "+t" } else { "" };
+                write!(f, " {}:{}{}", i, self.pips[i], trapped)?;
             }
         }
         write!(

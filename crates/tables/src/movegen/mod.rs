@@ -17,7 +17,10 @@
 
 mod doubles;
 mod mixed;
+mod sequences;
 mod step;
+
+pub use sequences::{SequenceGen, Trapping};
 
 use crate::position::Position;
 use std::fmt;
@@ -33,6 +36,8 @@ pub struct Step {
     pub to: u8,
     /// True when an opposing blot was hit on `to`.
     pub hit: bool,
+    /// True when an opposing blot on `to` was trapped (Never-Finishing backgammon).
+    pub trap: bool,
 }
 
 /// The steps of one play, in the order they were made; at most four.
@@ -46,6 +51,14 @@ impl Play {
     /// The steps, in order.
     pub fn steps(&self) -> &[Step] {
         &self.steps[..self.len as usize]
+    }
+
+    /// Appends a step (ignored beyond four).
+    pub(crate) fn push(&mut self, step: Step) {
+        if let Some(slot) = self.steps.get_mut(self.len as usize) {
+            *slot = step;
+            self.len += 1;
+        }
     }
 
     /// A play from steps (at most four).
@@ -64,7 +77,14 @@ impl fmt::Debug for Play {
         let parts: Vec<String> = self
             .steps()
             .iter()
-            .map(|s| format!("{}/{}{}", s.from, s.to, if s.hit { "*" } else { "" }))
+            .map(|s| {
+                let mark = match (s.hit, s.trap) {
+                    (true, _) => "*",
+                    (_, true) => "^",
+                    _ => "",
+                };
+                format!("{}/{}{}", s.from, s.to, mark)
+            })
             .collect();
         write!(f, "Play({})", parts.join(" "))
     }

@@ -110,6 +110,7 @@ pub(super) fn apply(pos: &mut Position, src: &mut u32, from: usize, d: usize) ->
             from: from as u8,
             to: to as u8,
             hit,
+            trap: false,
         }
     } else {
         pos.x_off += 1;
@@ -117,6 +118,7 @@ pub(super) fn apply(pos: &mut Position, src: &mut u32, from: usize, d: usize) ->
             from: from as u8,
             to: 0,
             hit: false,
+            trap: false,
         }
     }
 }

@@ -6,4 +6,5 @@ mod move_text;
 mod position_ids;
 mod properties;
 mod replay;
+mod sequences;
 mod xgids;

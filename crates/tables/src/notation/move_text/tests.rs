@@ -8,7 +8,12 @@ fn dice(a: u8, b: u8) -> Dice {
 }
 
 fn step(from: u8, to: u8, hit: bool) -> Step {
-    Step { from, to, hit }
+    Step {
+        from,
+        to,
+        hit,
+        trap: false,
+    }
 }
 
 #[test]
