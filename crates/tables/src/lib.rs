@@ -13,4 +13,5 @@ mod position;
 pub use movegen::{MoveGen, Play, SequenceGen, Step, Trapping};
 pub use position::{Position, PositionError, BAR, CHECKERS, OPP_BAR};
 pub mod backgammon;
+pub mod never_finishing;
 pub mod notation;
