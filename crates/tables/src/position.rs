@@ -120,10 +120,13 @@ impl Position {
         if pips[BAR] < 0 || pips[OPP_BAR] > 0 {
             return Err(PositionError::WrongBar);
         }
-        for point in 0..32 {
-            if trapped >> point & 1 == 1 && !((1..=24).contains(&point) && pips[point] != 0) {
+        let mut marks = trapped;
+        while marks != 0 {
+            let point = marks.trailing_zeros() as usize;
+            if !(1..=24).contains(&point) || pips[point] == 0 {
                 return Err(PositionError::LoneTrapped { point });
             }
+            marks &= marks - 1;
         }
         let mut pos = Position {
             pips,
