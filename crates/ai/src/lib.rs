@@ -6,5 +6,7 @@
 
 pub mod backgammon;
 mod level;
+pub mod never_finishing;
+pub mod search;
 
 pub use level::{Level, UnknownLevel};

@@ -258,6 +258,10 @@ impl Position {
     /// True when no checkers of either side are in contact: every mover checker has passed
     /// every opponent checker.
     pub fn is_race(&self) -> bool {
+        // A trapped checker sits under an opposing one: that is contact.
+        if self.trapped != 0 {
+            return false;
+        }
         let mover_back = (1..=25).rev().find(|&i| self.pips[i] > 0).unwrap_or(0);
         let opp_back = (0..=24).find(|&i| self.pips[i] < 0).unwrap_or(25);
         mover_back < opp_back

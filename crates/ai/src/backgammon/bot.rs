@@ -2,17 +2,13 @@
 //! its chances. Deterministic for a given level and seed.
 
 use super::eval::{Evaluator, Heuristic, Probabilities};
+use crate::search::choose_play;
 use crate::Level;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tabula_core::{Decision, Dice, Game, Status};
 use tabula_tables::backgammon::{Action, Backgammon, Phase};
 use tabula_tables::{MoveGen, Position};
-
-/// How many 0-ply candidates the strong level examines one ply deeper.
-const STRONG_CANDIDATES: usize = 6;
-/// Standard deviation-like spread of the noise the easy level adds to each move's equity.
-const EASY_NOISE: f32 = 0.35;
 
 /// A backgammon bot of a given level.
 pub struct BackgammonBot {
@@ -92,52 +88,14 @@ impl BackgammonBot {
         if candidates.is_empty() {
             return Action::Roll;
         }
-        if self.level == Level::Random {
-            return Action::Move(candidates[self.rng.gen_range(0..candidates.len())]);
-        }
-        // 0-ply: our equity after the move is minus the opponent's, who is then on roll.
-        let mut scored: Vec<(f32, Position)> = candidates
-            .iter()
-            .map(|c| (-self.eval.evaluate(&c.flip()).equity(), *c))
-            .collect();
-        if self.level == Level::Easy {
-            for s in &mut scored {
-                s.0 += EASY_NOISE * (self.rng.gen::<f32>() - 0.5) * 2.0;
-            }
-        }
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        if self.level == Level::Strong {
-            scored.truncate(STRONG_CANDIDATES);
-            for s in &mut scored {
-                s.0 = self.one_ply(&s.1);
-            }
-            scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        }
-        Action::Move(scored[0].1)
-    }
-
-    /// Our equity after `after` (seen from us), averaged over the opponent's 21 rolls with
-    /// the opponent's best 0-ply reply to each.
-    fn one_ply(&mut self, after: &Position) -> f32 {
-        let theirs = after.flip();
-        if theirs.opponent_off() == 15 {
-            return -self.eval.evaluate(&theirs).equity();
-        }
-        let mut total = 0.0;
-        for dice in Dice::all() {
-            let replies = self.reply_gen.positions(&theirs, dice);
-            // With no reply the opponent passes and we are on roll in `after`.
-            let ours = if replies.is_empty() {
-                self.eval.evaluate(after).equity()
-            } else {
-                replies
-                    .iter()
-                    .map(|r| self.eval.evaluate(&r.flip()).equity())
-                    .fold(f32::INFINITY, f32::min)
-            };
-            total += ours * dice.weight() as f32;
-        }
-        total / 36.0
+        let choice = choose_play(
+            self.level,
+            &mut self.rng,
+            &self.eval,
+            &mut self.reply_gen,
+            &candidates,
+        );
+        Action::Move(choice)
     }
 }
 

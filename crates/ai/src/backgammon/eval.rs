@@ -75,6 +75,8 @@ struct Side {
     blots: f32,
     on_bar: f32,
     back_checkers: f32,
+    /// Own checkers trapped under opposing ones (Never-Finishing).
+    trapped: f32,
 }
 
 fn side_features(pos: &Position) -> Side {
@@ -113,6 +115,9 @@ fn side_features(pos: &Position) -> Side {
         blots,
         on_bar: f32::from(pos.mover_on(25)),
         back_checkers: (19..=25).map(|i| f32::from(pos.mover_on(i))).sum(),
+        trapped: (1..=24)
+            .filter(|&i| pos.pip(i) < 0 && pos.is_trapped(i))
+            .count() as f32,
     }
 }
 
@@ -155,7 +160,10 @@ impl Evaluator for Heuristic {
             - 0.10 * me.blots
             + 0.25 * them.blots
             - 0.45 * me.on_bar
-            + 0.45 * them.on_bar;
+            + 0.45 * them.on_bar
+            // A trapped checker can neither move nor let its side bear off.
+            - 0.6 * me.trapped
+            + 0.6 * them.trapped;
         let win = logistic(score);
         let threat = |attacker: &Side, victim: &Side| {
             (0.08 * attacker.home_points
