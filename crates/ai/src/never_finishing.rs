@@ -8,14 +8,14 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tabula_core::{Decision, Game, Status};
 use tabula_tables::never_finishing::{Action, NeverFinishing};
-use tabula_tables::SequenceGen;
+use tabula_tables::TablesGen;
 
 /// A Never-Finishing bot of a given level.
 pub struct NfBot {
     level: Level,
     rng: ChaCha8Rng,
-    gen: SequenceGen,
-    replies: (SequenceGen, tabula_tables::Trapping),
+    gen: TablesGen,
+    replies: (TablesGen, tabula_tables::Trapping),
 }
 
 impl NfBot {
@@ -24,8 +24,8 @@ impl NfBot {
         NfBot {
             level,
             rng: ChaCha8Rng::seed_from_u64(seed),
-            gen: SequenceGen::new(),
-            replies: (SequenceGen::new(), tabula_tables::Trapping::On),
+            gen: TablesGen::new(),
+            replies: (TablesGen::new(), tabula_tables::Trapping::On),
         }
     }
 

@@ -7,7 +7,7 @@ use crate::Level;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use tabula_core::Dice;
-use tabula_tables::{MoveGen, Position, SequenceGen, Trapping};
+use tabula_tables::{MoveGen, Position, TablesGen, Trapping};
 
 /// How many 0-ply candidates the strong level examines one ply deeper.
 const STRONG_CANDIDATES: usize = 6;
@@ -26,7 +26,7 @@ impl Plays for MoveGen {
     }
 }
 
-impl Plays for (SequenceGen, Trapping) {
+impl Plays for (TablesGen, Trapping) {
     fn plays(&mut self, pos: &Position, dice: Dice) -> &[Position] {
         self.0.positions(pos, dice, self.1)
     }

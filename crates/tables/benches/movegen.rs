@@ -14,7 +14,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tabula_core::Dice;
-use tabula_tables::{MoveGen, Play, Position};
+use tabula_tables::{MoveGen, Play, Position, SequenceGen, TablesGen, Trapping};
 
 /// Positions per class.
 const PER_CLASS: usize = 1_000;
@@ -28,6 +28,11 @@ const KEEP_ONE_IN: u32 = 3;
 const CONTACT_RESULTS: usize = 476_319;
 /// Total resulting positions over the race corpus, all 21 rolls each.
 const RACE_RESULTS: usize = 283_193;
+/// The same corpus under Never-Finishing rules (trap choices on every blot landed on).
+const NF_CONTACT_RESULTS: usize = 766_017;
+const NF_RACE_RESULTS: usize = 283_193;
+/// Results over 1,000 positions of random Never-Finishing games, all 21 rolls.
+const NF_GAME_RESULTS: usize = 896_681;
 
 /// The benchmark corpus: `PER_CLASS` contact positions and `PER_CLASS` race positions, each
 /// seen from the player on roll.
@@ -81,6 +86,54 @@ fn count_results(gen: &mut MoveGen, positions: &[Position]) -> usize {
 }
 
 /// Total resulting positions by the typed path.
+/// Resulting positions of the general sequence generator (Never-Finishing's) over `positions`.
+fn count_sequences(gen: &mut SequenceGen, positions: &[Position], trapping: Trapping) -> usize {
+    let mut total = 0;
+    for pos in positions {
+        for dice in Dice::all() {
+            total += gen.positions(pos, dice, trapping).len();
+        }
+    }
+    total
+}
+
+/// Resulting positions of the production tables generator under Never-Finishing rules.
+fn count_tables(gen: &mut TablesGen, positions: &[Position]) -> usize {
+    let mut total = 0;
+    for pos in positions {
+        for dice in Dice::all() {
+            total += gen.positions(pos, dice, Trapping::On).len();
+        }
+    }
+    total
+}
+
+/// Positions met in random Never-Finishing games (trapped checkers included), one in three.
+fn nf_corpus(count: usize) -> Vec<Position> {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let mut gen = SequenceGen::new();
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = tabula_tables::never_finishing::start_position();
+        for _ in 0..400 {
+            if pos.opponent_off() == 15 || out.len() == count {
+                break;
+            }
+            if rng.gen_range(0..KEEP_ONE_IN) == 0 {
+                out.push(pos);
+            }
+            let dice = Dice::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).unwrap();
+            let mut results = gen.positions(&pos, dice, Trapping::On).to_vec();
+            results.sort_by_key(|p| (p.pips(), p.trapped_mask()));
+            if !results.is_empty() {
+                pos = results[rng.gen_range(0..results.len())];
+            }
+            pos = pos.flip();
+        }
+    }
+    out
+}
+
 fn count_plays(gen: &mut MoveGen, positions: &[Position]) -> usize {
     let mut total = 0;
     for pos in positions {
@@ -160,6 +213,49 @@ fn bench(c: &mut Criterion) {
         });
         group.finish();
     }
+
+    // Never-Finishing move generation on the same positions: with trapping off the general
+    // generator must find exactly the backgammon results; with trapping on, every blot landed
+    // on is a choice. `tables` is the production path (`TablesGen`: the fast generator's
+    // trapping mode, as none of these positions has a trapped checker), `general` the
+    // breadth-first `SequenceGen` it falls back to when one has.
+    let mut seq = SequenceGen::new();
+    let mut tables = TablesGen::new();
+    for (name, positions, total) in classes {
+        assert_eq!(count_sequences(&mut seq, positions, Trapping::Off), total);
+        let trapping_total = count_sequences(&mut seq, positions, Trapping::On);
+        let expected = match name {
+            "contact" => NF_CONTACT_RESULTS,
+            "race" => NF_RACE_RESULTS,
+            _ => NF_CONTACT_RESULTS + NF_RACE_RESULTS,
+        };
+        assert_eq!(trapping_total, expected, "{name}: results with trapping");
+        assert_eq!(count_tables(&mut tables, positions), expected);
+        let mut group = c.benchmark_group(format!("never-finishing/{name}"));
+        group.throughput(Throughput::Elements(trapping_total as u64));
+        group.bench_function("tables", |b| {
+            b.iter(|| count_tables(&mut tables, black_box(positions)))
+        });
+        group.bench_function("general", |b| {
+            b.iter(|| count_sequences(&mut seq, black_box(positions), Trapping::On))
+        });
+        group.finish();
+    }
+
+    // Positions from Never-Finishing games themselves, where trapped checkers are common.
+    let nf = nf_corpus(PER_CLASS);
+    let nf_total = count_tables(&mut tables, &nf);
+    assert_eq!(nf_total, count_sequences(&mut seq, &nf, Trapping::On));
+    assert_eq!(
+        nf_total, NF_GAME_RESULTS,
+        "results over the Never-Finishing game corpus"
+    );
+    let mut group = c.benchmark_group("never-finishing/games");
+    group.throughput(Throughput::Elements(nf_total as u64));
+    group.bench_function("tables", |b| {
+        b.iter(|| count_tables(&mut tables, black_box(&nf)))
+    });
+    group.finish();
 }
 
 criterion_group!(benches, bench);

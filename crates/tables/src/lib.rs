@@ -10,7 +10,7 @@
 mod movegen;
 mod position;
 
-pub use movegen::{MoveGen, Play, SequenceGen, Step, Trapping};
+pub use movegen::{MoveGen, Play, SequenceGen, Step, TablesGen, Trapping};
 pub use position::{Position, PositionError, BAR, CHECKERS, OPP_BAR};
 pub mod backgammon;
 pub mod never_finishing;

@@ -24,7 +24,7 @@ pub use sequences::{SequenceGen, Trapping};
 
 use crate::position::Position;
 use std::fmt;
-use step::apply;
+use step::make;
 use tabula_core::Dice;
 
 /// One checker step of a play, seen from the mover: `from` 25 is the bar, `to` 0 is off.
@@ -127,14 +127,42 @@ impl MoveGen {
         (&self.positions, &self.plays)
     }
 
+    /// Never-Finishing plays (hit or trap on every blot landed on) of a position without
+    /// trapped checkers; `None` for a position with one, which needs the general
+    /// [`SequenceGen`] (a freed checker can be landed on again later in the turn).
+    pub fn trapping_positions(&mut self, pos: &Position, dice: Dice) -> Option<&[Position]> {
+        if pos.trapped != 0 {
+            return None;
+        }
+        Some(self.run_trapping(pos, dice))
+    }
+
+    fn run_trapping(&mut self, pos: &Position, dice: Dice) -> &[Position] {
+        self.run_with::<false, true>(pos, dice);
+        &self.positions
+    }
+
+    /// [`MoveGen::trapping_positions`] with one play per result.
+    pub fn trapping_plays(&mut self, pos: &Position, dice: Dice) -> Option<(&[Position], &[Play])> {
+        if pos.trapped != 0 {
+            return None;
+        }
+        self.run_with::<true, true>(pos, dice);
+        Some((&self.positions, &self.plays))
+    }
+
     fn run<const PLAYS: bool>(&mut self, pos: &Position, dice: Dice) {
+        self.run_with::<PLAYS, false>(pos, dice)
+    }
+
+    fn run_with<const PLAYS: bool, const TRAP: bool>(&mut self, pos: &Position, dice: Dice) {
         self.positions.clear();
         self.plays.clear();
         self.max_len = 0;
         match dice {
-            Dice::Double(d) => self.doubles::<PLAYS>(pos, d.value() as usize),
+            Dice::Double(d) => self.doubles::<PLAYS, TRAP>(pos, d.value() as usize),
             Dice::Mixed { big, small } => {
-                self.mixed::<PLAYS>(pos, big.value() as usize, small.value() as usize)
+                self.mixed::<PLAYS, TRAP>(pos, big.value() as usize, small.value() as usize)
             }
         }
     }
@@ -161,17 +189,18 @@ impl MoveGen {
     /// at a time, which defeats the processor's store-to-load forwarding (it cost a fifth of
     /// the generator's time).
     #[inline(always)]
-    fn push_step<const PLAYS: bool>(
+    fn push_step<const PLAYS: bool, const TRAP: bool>(
         &mut self,
         base: &Position,
         from: usize,
         d: usize,
+        outcome: usize,
         earlier: &[Step],
     ) {
         self.positions.push(*base);
         let last = self.positions.len() - 1;
         // The last step needs no source mask afterwards.
-        let step = apply(&mut self.positions[last], &mut 0, from, d);
+        let step = make::<TRAP>(&mut self.positions[last], &mut 0, from, d, outcome);
         if PLAYS {
             let mut play = Play::from_steps(earlier);
             play.steps[earlier.len()] = step;
@@ -198,4 +227,55 @@ impl Position {
             .zip(positions.iter().copied())
             .collect()
     }
+}
+
+/// The generator for any game of the tables family: backgammon's fast path, its trapping mode
+/// for Never-Finishing positions without trapped checkers, and the general [`SequenceGen`]
+/// for the rest.
+#[derive(Default)]
+pub struct TablesGen {
+    fast: MoveGen,
+    general: SequenceGen,
+}
+
+impl TablesGen {
+    /// A generator with empty buffers.
+    pub fn new() -> TablesGen {
+        TablesGen::default()
+    }
+
+    /// Every distinct position reachable with `dice`, seen from the mover.
+    pub fn positions(&mut self, pos: &Position, dice: Dice, trapping: Trapping) -> &[Position] {
+        match trapping {
+            // Without a blot or a trapped checker no trap choice can arise this turn (a blot
+            // appears only when a trapper leaves): the plays are backgammon's.
+            Trapping::Off => self.fast.positions(pos, dice),
+            Trapping::On if pos.trapped == 0 && !has_blot(pos) => self.fast.positions(pos, dice),
+            Trapping::On if pos.trapped == 0 => self.fast.run_trapping(pos, dice),
+            Trapping::On => self.general.positions(pos, dice, trapping),
+        }
+    }
+
+    /// Every distinct resulting position with one play reaching it.
+    pub fn plays(
+        &mut self,
+        pos: &Position,
+        dice: Dice,
+        trapping: Trapping,
+    ) -> (&[Position], &[Play]) {
+        match trapping {
+            Trapping::Off => self.fast.plays(pos, dice),
+            Trapping::On if pos.trapped == 0 && !has_blot(pos) => self.fast.plays(pos, dice),
+            Trapping::On if pos.trapped == 0 => {
+                self.fast.run_with::<true, true>(pos, dice);
+                (&self.fast.positions, &self.fast.plays)
+            }
+            Trapping::On => self.general.plays(pos, dice, trapping),
+        }
+    }
+}
+
+/// Whether the opponent has a blot on a point (a single checker, not trapping).
+fn has_blot(pos: &Position) -> bool {
+    pos.pips[1..25].contains(&-1)
 }

@@ -123,6 +123,57 @@ pub(super) fn apply(pos: &mut Position, src: &mut u32, from: usize, d: usize) ->
     }
 }
 
+/// How many outcomes a step from `from` by `d` has: two when trapping is on and it lands on
+/// an opposing blot (hit or trap), else one.
+#[inline(always)]
+pub(super) fn choices<const TRAP: bool>(pos: &Position, from: usize, d: usize) -> usize {
+    if TRAP && from > d && pos.pips[from - d] == -1 && !pos.is_trapped(from - d) {
+        2
+    } else {
+        1
+    }
+}
+
+/// Makes a step under the rules in force: [`apply`] for backgammon; with trapping, outcome 1
+/// of [`choices`] traps the blot instead of hitting it, and a trapper leaving as the last
+/// checker on its point frees the checker it held.
+#[inline(always)]
+pub(super) fn make<const TRAP: bool>(
+    pos: &mut Position,
+    src: &mut u32,
+    from: usize,
+    d: usize,
+    outcome: usize,
+) -> Step {
+    if !TRAP {
+        return apply(pos, src, from, d);
+    }
+    let released = pos.pips[from] == 1 && pos.is_trapped(from);
+    let step = if outcome == 1 {
+        let to = from - d;
+        pos.pips[from] -= 1;
+        if pos.pips[from] == 0 {
+            *src &= !(1 << from);
+        }
+        pos.pips[to] = 1;
+        pos.trapped |= 1 << to;
+        *src |= 1 << to;
+        Step {
+            from: from as u8,
+            to: to as u8,
+            hit: false,
+            trap: true,
+        }
+    } else {
+        apply(pos, src, from, d)
+    };
+    if released {
+        pos.pips[from] = -1;
+        pos.trapped &= !(1 << from);
+    }
+    step
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

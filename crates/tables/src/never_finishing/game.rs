@@ -1,7 +1,7 @@
 //! One game of Never-Finishing backgammon: opening roll, turns, passes, the dead-position
 //! draw, and the result.
 
-use crate::movegen::{SequenceGen, Trapping};
+use crate::movegen::{TablesGen, Trapping};
 use crate::position::Position;
 use tabula_core::{Chance, Color, Decision, Dice, DiceRoll, Outcome, Status};
 use thiserror::Error;
@@ -167,7 +167,7 @@ impl NfGame {
     }
 
     /// The legal actions: one per distinct resulting position.
-    pub fn legal_actions(&self, gen: &mut SequenceGen) -> Vec<Action> {
+    pub fn legal_actions(&self, gen: &mut TablesGen) -> Vec<Action> {
         match self.phase {
             NfPhase::Moving(dice) => gen
                 .positions(&self.board, dice, self.trapping)
@@ -179,7 +179,7 @@ impl NfGame {
     }
 
     /// Plays the dice; refused moves change nothing.
-    pub fn apply(&mut self, action: &Action, gen: &mut SequenceGen) -> Result<(), NfError> {
+    pub fn apply(&mut self, action: &Action, gen: &mut TablesGen) -> Result<(), NfError> {
         let NfPhase::Moving(dice) = self.phase else {
             return Err(match self.phase {
                 NfPhase::Over(_) => NfError::GameOver,
@@ -207,7 +207,7 @@ impl NfGame {
     }
 
     /// Supplies dice; returns true when the player could not move and the turn passed.
-    pub fn roll(&mut self, roll: DiceRoll, gen: &mut SequenceGen) -> Result<bool, NfError> {
+    pub fn roll(&mut self, roll: DiceRoll, gen: &mut TablesGen) -> Result<bool, NfError> {
         match self.phase {
             NfPhase::Opening => {
                 if roll.first != roll.second {
@@ -250,7 +250,7 @@ impl NfGame {
 }
 
 /// A dead position: no roll gives either player a legal move, so it can never change.
-pub(crate) fn is_dead(pos: &Position, trapping: Trapping, gen: &mut SequenceGen) -> bool {
+pub(crate) fn is_dead(pos: &Position, trapping: Trapping, gen: &mut TablesGen) -> bool {
     [*pos, pos.flip()]
         .iter()
         .all(|p| Dice::all().all(|d| gen.positions(p, d, trapping).is_empty()))

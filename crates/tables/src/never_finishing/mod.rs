@@ -1,8 +1,9 @@
 //! Never-Finishing backgammon (Nicholas Frantzis): every checker starts on the opponent's
 //! one-point, and a blot landed on may be hit or trapped. It shares the tables board
 //! ([`Position`](crate::Position), whose trapped-checker mask exists for this game) and the
-//! general move-sequence generator ([`SequenceGen`](crate::SequenceGen) with
-//! [`Trapping::On`](crate::Trapping)). One game is a [`NfGame`]; a match or money session
+//! move generators: backgammon's fast generator in its trapping mode while no checker is
+//! trapped, the general [`SequenceGen`](crate::SequenceGen) otherwise (both behind
+//! [`TablesGen`](crate::TablesGen)). One game is a [`NfGame`]; a match or money session
 //! around it is [`NeverFinishing`], which implements [`tabula_core::Game`]. Every rule
 //! decision is recorded in `docs/rules/never-finishing.md`.
 

@@ -2,7 +2,7 @@
 //! to game, the previous game's winner starting the next.
 
 use super::game::{Action, NfError, NfGame, NfResult};
-use crate::movegen::{SequenceGen, Trapping};
+use crate::movegen::{TablesGen, Trapping};
 use tabula_core::{ByColor, Chance, Color, DiceRoll, Game, GameId, Outcome, Status};
 
 /// Money games or a match; there is no cube.
@@ -217,7 +217,7 @@ impl Game for NeverFinishing {
         if self.over {
             return Vec::new();
         }
-        self.game.legal_actions(&mut SequenceGen::new())
+        self.game.legal_actions(&mut TablesGen::new())
     }
 
     fn apply(&mut self, action: &Action) -> Result<(), NfError> {
@@ -225,7 +225,7 @@ impl Game for NeverFinishing {
             return Err(NfError::GameOver);
         }
         let player = self.game.turn();
-        self.game.apply(action, &mut SequenceGen::new())?;
+        self.game.apply(action, &mut TablesGen::new())?;
         self.events.push(NfEvent::Moved {
             player,
             action: *action,
@@ -243,7 +243,7 @@ impl Game for NeverFinishing {
             Status::Chance(Chance::Roll(p)) => Some(p),
             _ => return Err(NfError::NoDiceNeeded),
         };
-        let passed = self.game.roll(roll, &mut SequenceGen::new())?;
+        let passed = self.game.roll(roll, &mut TablesGen::new())?;
         self.events.push(NfEvent::Rolled { player, roll });
         if let (true, Some(p)) = (passed, player) {
             self.events.push(NfEvent::NoMove { player: p });

@@ -1,7 +1,7 @@
 //! Tests named after each Never-Finishing rule, built from the seed's wording.
 
 use super::*;
-use crate::movegen::{SequenceGen, Trapping};
+use crate::movegen::{TablesGen, Trapping};
 use crate::position::Position;
 use tabula_core::{ByColor, Chance, Color, Decision, Dice, DiceRoll, Game, Status};
 
@@ -19,7 +19,7 @@ fn board(points: &[(usize, i8)], trapped: &[usize], mover_bar: i8, opp_bar: i8) 
 }
 
 fn plays(pos: &Position, a: u8, b: u8) -> Vec<Position> {
-    SequenceGen::new()
+    TablesGen::new()
         .positions(pos, Dice::new(a, b).unwrap(), Trapping::On)
         .to_vec()
 }
@@ -40,7 +40,7 @@ fn each_player_starts_with_fifteen_checkers_on_the_opponents_one_point() {
 fn landing_on_a_blot_offers_hit_and_trap_as_two_distinct_moves() {
     // Mover on 24 (14) and 13 (1); an opposing blot on 18. 6-6 lands there.
     let pos = board(&[(24, 14), (18, -1), (1, -14)], &[], 0, 0);
-    let results = SequenceGen::new()
+    let results = TablesGen::new()
         .plays(&pos, Dice::new(6, 5).unwrap(), Trapping::On)
         .1
         .to_vec();

@@ -1,5 +1,6 @@
 //! Text formats of the backgammon board and its plays, each with round-trip tests:
-//! gnubg Position ID and Match ID, XGID, and move text as gnubg writes it.
+//! gnubg Position ID and Match ID, XGID, move text as gnubg writes it (with Never-Finishing's
+//! trap mark), and Tabula's tables position notation for the whole family.
 
 mod base64;
 pub mod position_id;
@@ -7,9 +8,12 @@ pub mod position_id;
 pub use position_id::PositionIdError;
 pub mod match_id;
 pub mod move_text;
+pub mod tables;
 pub mod xgid;
 pub use match_id::{GameState, MatchId, MatchIdError};
 pub use move_text::{
     format_move, format_play, match_play, parse_play, IllegalMove, MoveParseError, MoveTextError,
 };
+pub use move_text::{format_move_nf, format_move_with, match_play_nf, match_play_with};
+pub use tables::{TablesPosition, TablesPositionError};
 pub use xgid::{Xgid, XgidError};

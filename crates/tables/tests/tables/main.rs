@@ -3,8 +3,10 @@
 mod gnubg_moves;
 mod match_ids;
 mod move_text;
+mod never_finishing;
 mod position_ids;
 mod properties;
 mod replay;
 mod sequences;
+mod tables_notation;
 mod xgids;

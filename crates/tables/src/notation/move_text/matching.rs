@@ -2,7 +2,7 @@
 
 use super::parse::{parse_play, MoveParseError, WrittenMove};
 use super::{format_play, point_name};
-use crate::movegen::{Play, Step};
+use crate::movegen::{Play, SequenceGen, Step, Trapping};
 use crate::position::{Position, BAR, OPP_BAR};
 use std::fmt;
 use tabula_core::Dice;
@@ -54,6 +54,18 @@ pub enum IllegalMove {
     TooManyMoves(Dice),
     /// Not a legal play, for a reason not identified more precisely.
     NotLegal(Dice),
+    /// A `^` in a game without trapping.
+    NoTrapping,
+    /// A `^` where there is no blot to trap.
+    NoBlotToTrap(u8),
+    /// A move of a checker that is trapped (Never-Finishing).
+    Trapped(u8),
+    /// A point owned by a single opposing checker that traps one of the mover's.
+    HeldByTrapper(u8),
+    /// Bearing off while one of the mover's checkers is trapped.
+    TrappedCannotBearOff(u8),
+    /// A trap marked where the checker then moves on, releasing the blot.
+    TrapReleased(u8),
 }
 
 fn or_list(values: &[u8]) -> String {
@@ -117,6 +129,20 @@ impl fmt::Display for IllegalMove {
             ),
             IllegalMove::TooManyMoves(d) => write!(f, "that is more than {d} lets you move"),
             IllegalMove::NotLegal(d) => write!(f, "that is not a legal play with {d}"),
+            IllegalMove::NoTrapping => {
+                write!(f, "blots cannot be trapped (^) in this game, only hit (*)")
+            }
+            IllegalMove::NoBlotToTrap(p) => write!(f, "there is no blot to trap on {p}"),
+            IllegalMove::Trapped(p) => write!(f, "your checker on {p} is trapped"),
+            IllegalMove::HeldByTrapper(p) => write!(f, "point {p} is held by a trapper"),
+            IllegalMove::TrappedCannotBearOff(p) => write!(
+                f,
+                "you cannot bear off while your checker on {p} is trapped"
+            ),
+            IllegalMove::TrapReleased(p) => write!(
+                f,
+                "the checker trapping the blot on {p} moves on, which releases it"
+            ),
         }
     }
 }
@@ -165,31 +191,168 @@ fn delta_of_positions(before: &Position, after: &Position) -> [i16; 26] {
     d
 }
 
-/// The points where the play from `before` to `after` hit a blot.
-fn hits_of(before: &Position, after: &Position) -> [bool; 25] {
-    let mut h = [false; 25];
-    for (p, v) in h.iter_mut().enumerate().skip(1) {
-        *v = before.opponent_on(p) == 1 && after.opponent_on(p) == 0;
+/// What a play did to the opposing checker that could be taken on a point, as a set: bit
+/// [`UNTOUCHED`], [`HIT`], [`TRAPPED`].
+type Outcomes = u8;
+const UNTOUCHED: Outcomes = 1;
+const HIT: Outcomes = 2;
+const TRAPPED: Outcomes = 4;
+const ANY: Outcomes = UNTOUCHED | HIT | TRAPPED;
+
+/// An opposing blot the mover may hit or trap on point `p`.
+fn is_blot(pos: &Position, p: usize) -> bool {
+    pos.pip(p) == -1 && !pos.is_trapped(p)
+}
+
+/// An opposing checker the mover traps on point `p`.
+fn traps_there(pos: &Position, p: usize) -> bool {
+    pos.pip(p) > 0 && pos.is_trapped(p)
+}
+
+/// What the play from `before` to `after` did on each point: a blot (or a checker the mover
+/// held trapped, which the play may release and take again) is hit when gone, trapped when
+/// newly under the mover's checkers; a checker held trapped before and after may have been
+/// released and trapped again, which is the same position, so both readings fit.
+fn outcomes_of(before: &Position, after: &Position) -> [Outcomes; 25] {
+    let mut out = [UNTOUCHED; 25];
+    for (p, o) in out.iter_mut().enumerate().skip(1) {
+        let (blot, held) = (is_blot(before, p), traps_there(before, p));
+        if !blot && !held {
+            continue;
+        }
+        *o = if traps_there(after, p) {
+            if held {
+                UNTOUCHED | TRAPPED
+            } else {
+                TRAPPED
+            }
+        } else if after.pip(p) < 0 {
+            UNTOUCHED
+        } else {
+            HIT
+        };
     }
-    h
+    out
+}
+
+/// What the text says about each point: `(allowed, preferred)` outcomes. A `*` or `^` asks
+/// for that, whatever else lands there; an unmarked point the text lands on with a blot there
+/// is a hit in backgammon; in Never-Finishing a destination is a hit or a trap (both
+/// preferred: ambiguous when both are legal) and an intermediate point a hit (or a touch-down
+/// trap released at once, which is the same as passing); a point the text does not name is
+/// preferably untouched.
+fn reading(
+    pos: &Position,
+    moves: &[WrittenMove],
+    trapping: Trapping,
+) -> ([Outcomes; 25], [Outcomes; 25]) {
+    // Per point: written with `*`, with `^`, as an unmarked destination, as any landing.
+    let mut hit = [false; 25];
+    let mut trap = [false; 25];
+    let mut destination = [false; 25];
+    let mut written = [false; 25];
+    for m in moves {
+        let last = m.landings.len() - 1;
+        for (i, l) in m.landings.iter().enumerate() {
+            let p = l.point as usize;
+            hit[p] |= l.hit;
+            trap[p] |= l.trap;
+            destination[p] |= i == last;
+            written[p] = true;
+        }
+    }
+    let mut allowed = [ANY; 25];
+    let mut preferred = [UNTOUCHED; 25];
+    for p in 1..25 {
+        (allowed[p], preferred[p]) = if hit[p] && trap[p] {
+            (0, 0)
+        } else if hit[p] {
+            (HIT, HIT)
+        } else if trap[p] {
+            (TRAPPED, TRAPPED)
+        } else if !written[p] || !(is_blot(pos, p) || traps_there(pos, p)) {
+            (ANY, UNTOUCHED)
+        } else if traps_there(pos, p) {
+            // The mover's own point: landing or passing there keeps the trap.
+            (ANY, UNTOUCHED | TRAPPED)
+        } else if trapping == Trapping::Off {
+            (HIT, HIT)
+        } else if destination[p] {
+            (HIT | TRAPPED, HIT | TRAPPED)
+        } else {
+            (HIT | UNTOUCHED, HIT)
+        };
+    }
+    (allowed, preferred)
+}
+
+fn within(got: &[Outcomes; 25], wanted: &[Outcomes; 25]) -> bool {
+    got.iter().zip(wanted).all(|(g, w)| g & w != 0)
 }
 
 /// The legal play `text` names in `pos` with `dice`, with the resulting position (seen from
 /// the mover). The text may chain or split moves, omit or give `*` marks and order moves
 /// freely; among plays reaching different positions with the same checker movements (which
 /// differ in the blots hit on the way), a play hitting exactly the blots the text implies is
-/// preferred: those marked `*` and those on points the text lands on.
+/// preferred: those marked `*` and those on points the text lands on. A `^` is refused: there
+/// is no trapping in backgammon.
 pub fn match_play(
     pos: &Position,
     dice: Dice,
     text: &str,
+) -> Result<(Play, Position), MoveTextError> {
+    match_against(pos, dice, text, Trapping::Off, || pos.legal_plays(dice))
+}
+
+/// [`match_play`] under the given rules: with [`Trapping::On`] (Never-Finishing) a blot landed
+/// on may be hit (`*`) or trapped (`^`), and an unmarked destination on a blot is ambiguous
+/// when both are legal. Trapped checkers in `pos` are respected either way.
+pub fn match_play_with(
+    pos: &Position,
+    dice: Dice,
+    text: &str,
+    trapping: Trapping,
+) -> Result<(Play, Position), MoveTextError> {
+    if trapping == Trapping::Off && pos.trapped_mask() == 0 {
+        return match_play(pos, dice, text);
+    }
+    match_against(pos, dice, text, trapping, || {
+        let mut gen = SequenceGen::new();
+        let (positions, plays) = gen.plays(pos, dice, trapping);
+        plays
+            .iter()
+            .copied()
+            .zip(positions.iter().copied())
+            .collect()
+    })
+}
+
+/// The Never-Finishing play `text` names: [`match_play_with`] with [`Trapping::On`].
+pub fn match_play_nf(
+    pos: &Position,
+    dice: Dice,
+    text: &str,
+) -> Result<(Play, Position), MoveTextError> {
+    match_play_with(pos, dice, text, Trapping::On)
+}
+
+fn match_against(
+    pos: &Position,
+    dice: Dice,
+    text: &str,
+    trapping: Trapping,
+    legal_plays: impl FnOnce() -> Vec<(Play, Position)>,
 ) -> Result<(Play, Position), MoveTextError> {
     let moves = parse_play(text)?;
     let illegal = |reason| MoveTextError::Illegal {
         text: text.trim().to_string(),
         reason,
     };
-    let legal = pos.legal_plays(dice);
+    let any_trap = moves.iter().flat_map(|m| &m.landings).any(|l| l.trap);
+    if trapping == Trapping::Off && any_trap {
+        return Err(illegal(IllegalMove::NoTrapping));
+    }
+    let legal = legal_plays();
     if moves.is_empty() {
         return if legal.is_empty() {
             Ok((Play::default(), *pos))
@@ -201,36 +364,32 @@ pub fn match_play(
         return Err(illegal(IllegalMove::NoMovePossible(dice)));
     }
     let wanted = delta_of_moves(&moves);
-    let mut implied = [false; 25];
-    for m in &moves {
-        for l in &m.landings {
-            let p = l.point as usize;
-            if p > 0 && (l.hit || pos.opponent_on(p) == 1) {
-                implied[p] = true;
-            }
-        }
-    }
-    let fits: Vec<&(Play, Position)> = legal
+    let (allowed, preferred) = reading(pos, &moves, trapping);
+    let fits: Vec<(&(Play, Position), [Outcomes; 25])> = legal
         .iter()
-        .filter(|(_, after)| {
-            let hits = hits_of(pos, after);
-            delta_of_positions(pos, after) == wanted
-                && implied.iter().zip(hits).all(|(&want, got)| !want || got)
-        })
+        .filter(|(_, after)| delta_of_positions(pos, after) == wanted)
+        .map(|entry| (entry, outcomes_of(pos, &entry.1)))
+        .filter(|(_, got)| within(got, &allowed))
         .collect();
     let chosen = match fits.len() {
         0 => None,
-        1 => Some(fits[0]),
+        1 => Some(fits[0].0),
         _ => {
             let exact: Vec<_> = fits
                 .iter()
-                .filter(|(_, after)| hits_of(pos, after) == implied)
+                .filter(|(_, got)| within(got, &preferred))
                 .collect();
             if exact.len() == 1 {
-                Some(*exact[0])
+                Some(exact[0].0)
             } else {
+                // Several plays read the text equally well: name those; else every fit.
+                let listed: Vec<&(Play, Position)> = if exact.len() > 1 {
+                    exact.iter().map(|(entry, _)| *entry).collect()
+                } else {
+                    fits.iter().map(|(entry, _)| *entry).collect()
+                };
                 let mut candidates: Vec<String> =
-                    fits.iter().map(|(play, _)| format_play(play)).collect();
+                    listed.iter().map(|(play, _)| format_play(play)).collect();
                 candidates.sort();
                 return Err(MoveTextError::Ambiguous {
                     text: text.trim().to_string(),
@@ -267,16 +426,45 @@ impl Sim {
         (point as usize + 1..=25).any(|p| self.pos.mover_on(p) > 0)
     }
 
-    /// Moves one checker one die, hitting a blot.
-    fn step(&mut self, from: u8, to: u8) {
-        self.pos.pips[from as usize] -= 1;
+    /// The first of the mover's checkers held trapped, if any (it forbids bearing off).
+    fn own_trapped(&self) -> Option<u8> {
+        (1..=24)
+            .find(|&p| self.pos.pip(p) < 0 && self.pos.is_trapped(p))
+            .map(|p| p as u8)
+    }
+
+    /// Why the mover cannot land on `point`, if it cannot.
+    fn closed(&self, point: u8) -> Option<IllegalMove> {
+        let p = point as usize;
+        match self.pos.opponent_on(p) {
+            _ if p == 0 => None,
+            0 => None,
+            1 if self.pos.is_trapped(p) => Some(IllegalMove::HeldByTrapper(point)),
+            1 => None,
+            _ => Some(IllegalMove::Blocked(point)),
+        }
+    }
+
+    /// Moves one checker one die, hitting a blot, or trapping it with `trap`; the last
+    /// checker leaving a point where it trapped a blot frees it.
+    fn step(&mut self, from: u8, to: u8, trap: bool) {
+        let f = from as usize;
+        self.pos.pips[f] -= 1;
+        if self.pos.pips[f] == 0 && self.pos.is_trapped(f) {
+            self.pos.pips[f] = -1;
+            self.pos.trapped &= !(1 << f);
+        }
         if to == 0 {
             self.pos.x_off += 1;
         } else {
             let t = to as usize;
-            if self.pos.pips[t] == -1 {
+            if self.pos.pips[t] == -1 && !self.pos.is_trapped(t) {
                 self.pos.pips[t] = 0;
-                self.pos.pips[OPP_BAR] -= 1;
+                if trap {
+                    self.pos.trapped |= 1 << t;
+                } else {
+                    self.pos.pips[OPP_BAR] -= 1;
+                }
             }
             self.pos.pips[t] += 1;
         }
@@ -298,7 +486,7 @@ impl Sim {
                 landing == 0 && !(self.all_home() && (next == 0 || !self.any_above(from)));
             let outcome = if landing < to || bad_bear_off {
                 Route::NoFit
-            } else if landing > 0 && self.pos.opponent_on(landing as usize) >= 2 {
+            } else if self.closed(landing).is_some() {
                 Route::Blocked(landing)
             } else if landing == to {
                 Route::Ok(vec![die])
@@ -308,7 +496,7 @@ impl Sim {
                     pool: self.pool.clone(),
                 };
                 rest.pool.remove(i);
-                rest.step(from, landing);
+                rest.step(from, landing, false);
                 match rest.route(landing, to) {
                     Route::Ok(mut dice) => {
                         dice.insert(0, die);
@@ -382,17 +570,29 @@ fn diagnose(
                     return IllegalMove::EnterFirst;
                 }
                 if sim.pos.mover_on(at as usize) == 0 {
+                    if sim.pos.pip(at as usize) < 0 && sim.pos.is_trapped(at as usize) {
+                        return IllegalMove::Trapped(at);
+                    }
                     return IllegalMove::NoChecker(at);
                 }
                 let to = l.point;
-                if to == 0 && !sim.all_home() {
-                    return IllegalMove::NotAllHome;
+                if to == 0 {
+                    if let Some(p) = sim.own_trapped() {
+                        return IllegalMove::TrappedCannotBearOff(p);
+                    }
+                    if !sim.all_home() {
+                        return IllegalMove::NotAllHome;
+                    }
                 }
-                if to > 0 && sim.pos.opponent_on(to as usize) >= 2 {
-                    return IllegalMove::Blocked(to);
+                if let Some(reason) = sim.closed(to) {
+                    return reason;
                 }
-                if l.hit && sim.pos.opponent_on(to as usize) != 1 {
+                let blot = to > 0 && is_blot(&sim.pos, to as usize);
+                if l.hit && !blot {
                     return IllegalMove::NoBlot(to);
+                }
+                if l.trap && !blot {
+                    return IllegalMove::NoBlotToTrap(to);
                 }
                 // A distance no combination of the remaining dice makes is the clearest
                 // reason, whatever stands on the points in between.
@@ -407,16 +607,19 @@ fn diagnose(
                 match sim.route(at, to) {
                     Route::Ok(dice_used) => {
                         let mut from = at;
-                        for die in dice_used {
+                        let last = dice_used.len() - 1;
+                        for (k, die) in dice_used.into_iter().enumerate() {
                             let landing = from.saturating_sub(die);
-                            sim.step(from, landing);
+                            sim.step(from, landing, l.trap && k == last);
                             let i = sim.pool.iter().position(|&d| d == die).unwrap();
                             sim.pool.remove(i);
                             used.push(die);
                             from = landing;
                         }
                     }
-                    Route::Blocked(p) => return IllegalMove::Blocked(p),
+                    Route::Blocked(p) => {
+                        return sim.closed(p).unwrap_or(IllegalMove::Blocked(p));
+                    }
                     Route::NoFit => {
                         return IllegalMove::Distance {
                             from: at,
@@ -428,6 +631,11 @@ fn diagnose(
                 }
                 at = to;
             }
+        }
+    }
+    for l in moves.iter().flat_map(|m| &m.landings).filter(|l| l.trap) {
+        if !traps_there(&sim.pos, l.point as usize) {
+            return IllegalMove::TrapReleased(l.point);
         }
     }
     let possible = legal

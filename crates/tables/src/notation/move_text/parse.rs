@@ -9,6 +9,8 @@ pub struct Landing {
     pub point: u8,
     /// Marked with `*`.
     pub hit: bool,
+    /// Marked with `^` (Never-Finishing: the blot there is trapped).
+    pub trap: bool,
 }
 
 /// One move as written: a checker (or `count` checkers) from a point through the landings.
@@ -51,9 +53,17 @@ pub enum MoveParseError {
     /// A move that goes backwards or stays.
     #[error("{0:?}: checkers move from higher points to lower ones")]
     Backwards(String),
-    /// A move continuing after `off`, or a hit mark on `off`.
-    #[error("{0:?}: off ends a move and hits nothing")]
+    /// A move continuing after `off`, or a hit or trap mark on `off`.
+    #[error("{0:?}: off ends a move and hits or traps nothing")]
     AfterOff(String),
+    /// Both `*` and `^` on one point.
+    #[error("{0:?}: a blot is either hit (*) or trapped (^), not both")]
+    HitAndTrap(String),
+    /// A `^` on a point the checker moves on from, which releases the trapped blot.
+    #[error(
+        "{0:?}: a checker that moves on releases the blot it trapped; write ^ only where it stops"
+    )]
+    TrapPassed(String),
     /// A repetition outside 1..=4 or badly written.
     #[error("{0:?}: the repetition (n) is 1 to 4")]
     BadCount(String),
@@ -103,19 +113,28 @@ fn parse_move(token: &str) -> Result<WrittenMove, MoveParseError> {
     }
     let mut landings = Vec::with_capacity(parts.len() - 1);
     let mut previous = from;
-    for part in &parts[1..] {
-        let hit = part.ends_with('*');
-        let point = parse_point(part.trim_end_matches('*'), token)?;
+    let last = parts.len() - 1;
+    for (i, part) in parts.iter().enumerate().skip(1) {
+        let name = part.trim_end_matches(['*', '^']);
+        let marks = &part[name.len()..];
+        let (hit, trap) = (marks.contains('*'), marks.contains('^'));
+        let point = parse_point(name, token)?;
         if point == 25 {
             return Err(MoveParseError::ToBar(token.to_string()));
         }
-        if previous == 0 || (point == 0 && hit) {
+        if previous == 0 || (point == 0 && (hit || trap)) {
             return Err(MoveParseError::AfterOff(token.to_string()));
+        }
+        if hit && trap {
+            return Err(MoveParseError::HitAndTrap(token.to_string()));
+        }
+        if trap && i < last {
+            return Err(MoveParseError::TrapPassed(token.to_string()));
         }
         if point >= previous {
             return Err(MoveParseError::Backwards(token.to_string()));
         }
-        landings.push(Landing { point, hit });
+        landings.push(Landing { point, hit, trap });
         previous = point;
     }
     Ok(WrittenMove {
@@ -126,14 +145,15 @@ fn parse_move(token: &str) -> Result<WrittenMove, MoveParseError> {
 }
 
 /// Reads move text into the moves written, without a position. `pass`, `-` and empty text
-/// give no moves.
+/// give no moves. `^` after a destination marks a trap (Never-Finishing); whether trapping is
+/// allowed is decided when matching against a position.
 pub fn parse_play(text: &str) -> Result<Vec<WrittenMove>, MoveParseError> {
     let lower = text.to_ascii_lowercase().replace(',', " ");
-    // Glue a separated repetition or hit mark (`8/2 (2)`, `13/7 *`) to its move.
+    // Glue a separated repetition, hit or trap mark (`8/2 (2)`, `13/7 *`) to its move.
     let mut tokens: Vec<String> = Vec::new();
     for word in lower.split_whitespace() {
         match tokens.last_mut() {
-            Some(last) if word.starts_with('(') || word.starts_with('*') || last.ends_with('/') => {
+            Some(last) if word.starts_with(['(', '*', '^']) || last.ends_with('/') => {
                 last.push_str(word)
             }
             Some(last) if word.starts_with('/') => last.push_str(word),
