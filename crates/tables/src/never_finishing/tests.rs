@@ -332,3 +332,20 @@ fn both_dice_must_be_used_when_possible() {
     let results = plays(&start_position(), 6, 5);
     assert!(results.iter().all(|p| p.mover_pips() == 15 * 24 - 11));
 }
+
+#[test]
+fn every_decision_is_a_move_since_there_is_no_cube() {
+    let mut s = NeverFinishing::new(NfOptions::default()).unwrap();
+    let mut dice = tabula_core::ChaChaDice::new(4);
+    for _ in 0..300 {
+        match s.status() {
+            Status::Over(_) => break,
+            Status::Chance(_) => s.roll(tabula_core::DiceSource::roll(&mut dice)).unwrap(),
+            Status::Decide { decision, .. } => {
+                assert_eq!(decision, Decision::Move);
+                let a = s.legal_actions()[0];
+                s.apply(&a).unwrap();
+            }
+        }
+    }
+}
