@@ -112,6 +112,22 @@ pub struct Outcome {
     pub points: u32,
 }
 
+impl Outcome {
+    /// The outcome of a session from its final score: the side ahead wins by the difference;
+    /// level scores are a draw.
+    pub fn from_scores(score: crate::ByColor<u32>) -> Outcome {
+        let (w, b) = (score.white, score.black);
+        Outcome {
+            winner: match w.cmp(&b) {
+                std::cmp::Ordering::Greater => Some(Color::White),
+                std::cmp::Ordering::Less => Some(Color::Black),
+                std::cmp::Ordering::Equal => None,
+            },
+            points: w.abs_diff(b),
+        }
+    }
+}
+
 /// Where a game stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "status")]

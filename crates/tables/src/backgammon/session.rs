@@ -199,20 +199,6 @@ impl Backgammon {
             self.start_game();
         }
     }
-
-    /// The session's outcome once over: the winner (`None` for a money session that ended
-    /// level) and the winner's margin in points.
-    fn outcome(&self) -> Outcome {
-        let (w, b) = (self.score.white, self.score.black);
-        Outcome {
-            winner: match w.cmp(&b) {
-                std::cmp::Ordering::Greater => Some(Color::White),
-                std::cmp::Ordering::Less => Some(Color::Black),
-                std::cmp::Ordering::Equal => None,
-            },
-            points: w.abs_diff(b),
-        }
-    }
 }
 
 impl Game for Backgammon {
@@ -225,7 +211,7 @@ impl Game for Backgammon {
 
     fn status(&self) -> Status {
         if self.over {
-            Status::Over(self.outcome())
+            Status::Over(Outcome::from_scores(self.score))
         } else {
             self.game.status()
         }

@@ -199,15 +199,7 @@ impl Game for NeverFinishing {
 
     fn status(&self) -> Status {
         if self.over {
-            let (w, b) = (self.score.white, self.score.black);
-            Status::Over(Outcome {
-                winner: match w.cmp(&b) {
-                    std::cmp::Ordering::Greater => Some(Color::White),
-                    std::cmp::Ordering::Less => Some(Color::Black),
-                    std::cmp::Ordering::Equal => None,
-                },
-                points: w.abs_diff(b),
-            })
+            Status::Over(Outcome::from_scores(self.score))
         } else {
             self.game.status()
         }

@@ -1,5 +1,6 @@
 //! Integration tests of the tables crate, in one binary.
 
+mod gnubg_cases;
 mod gnubg_moves;
 mod match_ids;
 mod move_text;

@@ -111,30 +111,23 @@ fn the_start_position_has_fifteen_a_side() {
     assert_eq!(totals(&start_position()), (15, 15));
 }
 
-const FIXTURE: &str = include_str!("../fixtures/gnubg_moves.txt");
-
 /// The fast generator's trapping mode against the general one (exact by construction), as
 /// sets, with no duplicates, on every gnubg fixture position (all without trapped checkers).
 #[test]
 fn fast_trapping_generator_matches_the_general_one_on_fixture_positions() {
     let mut fast = MoveGen::new();
     let mut general = SequenceGen::new();
-    for line in FIXTURE
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
-        let fields: Vec<&str> = line.split(' ').collect();
-        let pos = Position::from_position_id(fields[1]).unwrap();
-        let dice: Dice = fields[2].parse().unwrap();
+    for case in crate::gnubg_cases::cases() {
+        let (pos, dice) = (case.position, case.dice);
         let a: Vec<Position> = fast.trapping_positions(&pos, dice).unwrap().to_vec();
         let set: HashSet<Position> = a.iter().copied().collect();
-        assert_eq!(set.len(), a.len(), "duplicates: {line}");
+        assert_eq!(set.len(), a.len(), "duplicates: {}", case.line);
         let b: HashSet<Position> = general
             .positions(&pos, dice, Trapping::On)
             .iter()
             .copied()
             .collect();
-        assert_eq!(set, b, "{line}");
+        assert_eq!(set, b, "{}", case.line);
         let (positions, plays) = fast.trapping_plays(&pos, dice).unwrap();
         assert_eq!(positions.len(), plays.len());
     }
