@@ -2,6 +2,9 @@
 //! and dice. Every failure is an [`InputError`](crate::error::InputError) with a one-line
 //! reason.
 //!
+//! Backgammon positions are gnubg or XGID text ([`Setup`]); Never-Finishing positions are
+//! Tabula's tables notation ([`nf_position`]), which alone can record trapped checkers.
+//!
 //! Colours: a bare Position ID does not say who is on roll, so White is assumed. In gnubg's
 //! Match ID, player 1 (the user, drawn at the bottom by gnubg) is White and player 0 is
 //! Black; in an XGID the bottom player is White and the top player Black.
@@ -10,17 +13,39 @@ use crate::board::{BoardView, CubeView, ScoreView};
 use crate::error::bad_input;
 use anyhow::Result;
 use tabula_core::{ByColor, Color, Dice, GameId};
+use tabula_tables::never_finishing::start_position;
 use tabula_tables::notation::xgid::{CubeOwner, Side, XgidDice};
-use tabula_tables::notation::{MatchId, Xgid};
+use tabula_tables::notation::{MatchId, TablesPosition, Xgid};
 use tabula_tables::Position;
 
-/// Checks that `game` names a game whose engine is available (only backgammon, for now).
-pub fn backgammon_only(game: &str) -> Result<()> {
+/// A game whose engine the command can drive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    /// Backgammon, with the cube.
+    Backgammon,
+    /// Never-Finishing backgammon: hit or trap, no cube.
+    NeverFinishing,
+}
+
+/// The game `game` names, when its engine is available (backgammon and Never-Finishing).
+pub fn variant(game: &str) -> Result<Variant> {
     match game.parse::<GameId>() {
-        Ok(GameId::Backgammon) => Ok(()),
+        Ok(GameId::Backgammon) => Ok(Variant::Backgammon),
+        Ok(GameId::NeverFinishing) => Ok(Variant::NeverFinishing),
         Ok(other) => Err(bad_input(format!("{other} is not available yet"))),
         Err(e) => Err(bad_input(e.to_string())),
     }
+}
+
+/// A Never-Finishing position: `start` (each side's fifteen on its own 24-point, White to
+/// move) or the tables notation (`15b/22/15w:0:0:0:0:w`).
+pub fn nf_position(text: &str) -> Result<TablesPosition> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("start") {
+        return Ok(TablesPosition::new(start_position(), Color::White));
+    }
+    text.parse::<TablesPosition>()
+        .map_err(|e| bad_input(format!("bad position {text:?}: {e}")))
 }
 
 /// Dice as typed: `6-5`, `65`, `5-6`, ...
@@ -316,6 +341,29 @@ mod tests {
         assert_eq!(next.on_roll, Color::Black);
         assert_eq!(next.dice, None);
         assert_eq!(next.board, after.flip());
+    }
+
+    #[test]
+    fn never_finishing_start_is_fifteen_each_on_the_24_point() {
+        let start = nf_position("START").unwrap();
+        assert_eq!(start.to_move, Color::White);
+        assert_eq!(start.position.mover_on(24), 15);
+        assert_eq!(start.position.opponent_on(1), 15);
+        assert_eq!(start.to_string(), "15b/22/15w:0:0:0:0:w");
+        assert_eq!(nf_position(&start.to_string()).unwrap(), start);
+    }
+
+    #[test]
+    fn games_without_an_engine_are_refused() {
+        assert_eq!(variant("backgammon").unwrap(), Variant::Backgammon);
+        assert_eq!(variant("never-finishing").unwrap(), Variant::NeverFinishing);
+        for game in ["grasshopper", "chess"] {
+            assert!(variant(game).is_err());
+        }
+        assert!(nf_position("4HPwATDgc/ABMA")
+            .unwrap_err()
+            .to_string()
+            .starts_with("bad position"));
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The `tabula` command: list legal moves, draw positions, and play backgammon in the
-//! terminal against people or bots.
+//! The `tabula` command: list legal moves, draw positions, and play backgammon and
+//! Never-Finishing backgammon in the terminal against people or bots.
 //!
 //! Errors are reported on one line (`error: ...`) on stderr; bad input and usage errors exit
 //! with code 2, other failures with 1. See `docs/cli.md`.
@@ -30,13 +30,14 @@ struct Cli {
 enum Command {
     /// List every legal move of a position with given dice.
     Moves {
-        /// The game: backgammon.
+        /// The game: backgammon or never-finishing.
         game: String,
-        /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`.
+        /// backgammon: a gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`;
+        /// never-finishing: the tables notation (`15b/22/15w:0:0:0:0:w`) or `start`.
         // An XGID without its prefix may start with '-' (an empty bar).
         #[arg(allow_hyphen_values = true)]
         position: String,
-        /// The dice, e.g. 6-5 (optional when the position records dice).
+        /// The dice, e.g. 6-5 (optional when a backgammon position records dice).
         #[arg(long)]
         dice: Option<String>,
         /// Print one JSON object {"moves": [{"move", "position"}, ...]}.
@@ -45,9 +46,10 @@ enum Command {
     },
     /// Draw a position.
     Show {
-        /// The game: backgammon.
+        /// The game: backgammon or never-finishing.
         game: String,
-        /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`.
+        /// backgammon: a gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`;
+        /// never-finishing: the tables notation (`15b/22/15w:0:0:0:0:w`) or `start`.
         // An XGID without its prefix may start with '-' (an empty bar).
         #[arg(allow_hyphen_values = true)]
         position: String,
@@ -79,9 +81,9 @@ enum Home {
 /// The options of `tabula play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The game: backgammon.
+    /// The game: backgammon or never-finishing.
     pub game: String,
-    /// Play a match to N points (default 5).
+    /// Play a match to N points (default 5; never-finishing: 3).
     #[arg(long = "match", value_name = "N", conflicts_with = "money")]
     pub match_length: Option<u32>,
     /// Play money games instead of a match.
@@ -100,16 +102,16 @@ pub struct PlayArgs {
     /// Money: stop after N games (default: until quit; 1 when two bots play).
     #[arg(long, value_name = "N", requires = "money")]
     pub games: Option<u32>,
-    /// Match: play without the Crawford rule.
+    /// Match: play without the Crawford rule (backgammon only).
     #[arg(long, conflicts_with = "money")]
     pub no_crawford: bool,
-    /// Money: no beavers.
+    /// Money: no beavers (backgammon only).
     #[arg(long, requires = "money")]
     pub no_beavers: bool,
-    /// Money: no Jacoby rule.
+    /// Money: no Jacoby rule (backgammon only).
     #[arg(long, requires = "money")]
     pub no_jacoby: bool,
-    /// Money: double the cube on up to N opening ties.
+    /// Money: double the cube on up to N opening ties (backgammon only).
     #[arg(long, value_name = "N", requires = "money", default_value_t = 0)]
     pub auto_doubles: u32,
 }

@@ -1,7 +1,7 @@
 //! `tabula show`: draws a position.
 
-use crate::board::{render, HomeSide, Layout};
-use crate::input::{backgammon_only, Setup};
+use crate::board::{render, BoardView, HomeSide, Layout};
+use crate::input::{nf_position, variant, Setup, Variant};
 use anyhow::Result;
 use std::io::Write;
 use tabula_core::Color;
@@ -14,13 +14,26 @@ pub fn run(
     viewer: Option<Color>,
     home: HomeSide,
 ) -> Result<()> {
-    backgammon_only(game)?;
-    let setup = Setup::parse(position)?;
-    let layout = Layout {
-        viewer: viewer.unwrap_or(setup.on_roll),
-        home,
-    };
-    out.write_all(render(&setup.view(), layout).as_bytes())?;
-    writeln!(out, "{}", setup.ids())?;
+    match variant(game)? {
+        Variant::Backgammon => {
+            let setup = Setup::parse(position)?;
+            let layout = Layout {
+                viewer: viewer.unwrap_or(setup.on_roll),
+                home,
+            };
+            out.write_all(render(&setup.view(), layout).as_bytes())?;
+            writeln!(out, "{}", setup.ids())?;
+        }
+        Variant::NeverFinishing => {
+            let tables = nf_position(position)?;
+            let layout = Layout {
+                viewer: viewer.unwrap_or(tables.to_move),
+                home,
+            };
+            let view = BoardView::new(tables.position, tables.to_move);
+            out.write_all(render(&view, layout).as_bytes())?;
+            writeln!(out, "Tables position: {tables}")?;
+        }
+    }
     Ok(())
 }

@@ -16,6 +16,11 @@
 //! Each side's checkers on the bar sit on its own half of the bar, stacked from the middle; its
 //! borne-off checkers are counted in the tray beside its home board, where the cube also sits:
 //! near the owner, or in the middle when centred.
+//!
+//! Never-Finishing backgammon adds trapped checkers: one checker under opposing checkers on a
+//! point. It is drawn at the bottom of that stack (the edge of the board) in its own letter in
+//! lowercase (`o`, `x`), with the trappers above it, and a legend line under the board says
+//! so. A board without trapped checkers is drawn exactly as in backgammon.
 
 mod render;
 
@@ -115,6 +120,12 @@ pub fn checker(color: Color) -> char {
         Color::White => 'O',
         Color::Black => 'X',
     }
+}
+
+/// The character drawn for a player's checker trapped under opposing checkers
+/// (Never-Finishing backgammon): its ordinary letter in lowercase.
+pub fn trapped_checker(color: Color) -> char {
+    checker(color).to_ascii_lowercase()
 }
 
 #[cfg(test)]

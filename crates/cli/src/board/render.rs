@@ -5,7 +5,7 @@
 //! bar and the tray are five wide. Text about the players sits to the right, each player's
 //! lines on its own half, so that the drawing reads the same from either side.
 
-use super::{checker, BoardView, CubeView, HomeSide, Layout};
+use super::{checker, trapped_checker, BoardView, CubeView, HomeSide, Layout};
 use tabula_core::Color;
 
 /// Rows per half of the board.
@@ -39,6 +39,25 @@ fn stack(count: u8, symbol: char, width: usize) -> [String; HALF_ROWS] {
     })
 }
 
+/// A stack of `count` trappers drawn with `symbol` over one trapped checker drawn with
+/// `under`: the trapped checker at the edge of the board (the bottom of the stack), the
+/// trappers above it, and, when they do not fit, three of them and their count.
+fn trapped_stack(count: u8, symbol: char, under: char) -> [String; HALF_ROWS] {
+    std::array::from_fn(|row| {
+        let tall = usize::from(count) >= HALF_ROWS;
+        let text = if row == 0 {
+            under.to_string()
+        } else if tall && row == HALF_ROWS - 1 {
+            count.to_string()
+        } else if row <= usize::from(count) {
+            symbol.to_string()
+        } else {
+            String::new()
+        };
+        format!("{text:>2} ")
+    })
+}
+
 /// One of the four quarters, or the bar, or the tray, as a column of `ROWS` cells.
 struct Column {
     width: usize,
@@ -67,6 +86,7 @@ fn half(view: &BoardView, viewer: Color, top: [usize; 6], bottom: [usize; 6]) ->
     for row in col.cells.iter_mut() {
         row.clear();
     }
+    let board = view.board_for(viewer);
     for (points, is_top) in [(top, true), (bottom, false)] {
         for p in points {
             let (mine, theirs) = counts_at(view, viewer, p);
@@ -75,7 +95,12 @@ fn half(view: &BoardView, viewer: Color, top: [usize; 6], bottom: [usize; 6]) ->
             } else {
                 (theirs, !viewer)
             };
-            let cells = stack(count, checker(color), POINT_WIDTH);
+            // A trapped checker is of the other colour than the checkers counted there.
+            let cells = if board.is_trapped(p) {
+                trapped_stack(count, checker(color), trapped_checker(!color))
+            } else {
+                stack(count, checker(color), POINT_WIDTH)
+            };
             for (i, cell) in cells.iter().enumerate() {
                 let row = if is_top { i } else { ROWS - 1 - i };
                 col.cells[row].push_str(cell);
@@ -186,6 +211,26 @@ fn draw_dice(view: &BoardView, viewer: Color, left: &mut Column, right: &mut Col
     target.cells[MIDDLE] = format!("{text:^HALF_WIDTH$}");
 }
 
+/// The line under the board that explains trapped checkers, when there are any (never for
+/// backgammon, whose drawing stays as it was).
+fn legend(view: &BoardView) -> Option<String> {
+    let trapped: Vec<String> = [Color::White, Color::Black]
+        .into_iter()
+        .filter(|&c| {
+            // `c`'s checker is trapped where `c`'s opponent's checkers stand on a marked point.
+            let b = view.board_for(c);
+            (1..=24).any(|p| b.is_trapped(p) && b.opponent_on(p) > 0)
+        })
+        .map(|c| format!("{} {}", trapped_checker(c), view.names[c]))
+        .collect();
+    (!trapped.is_empty()).then(|| {
+        format!(
+            "  Trapped under the other side's checkers: {}",
+            trapped.join(", ")
+        )
+    })
+}
+
 /// The point numbers of a half along the top or bottom edge.
 fn numbers(points: [usize; 6]) -> String {
     points.iter().map(|p| format!("{p:>2} ")).collect()
@@ -250,6 +295,7 @@ pub fn render(view: &BoardView, layout: Layout) -> String {
     }
     lines.push(border);
     lines.push(number_row(bottom_left, bottom_right));
+    lines.extend(legend(view));
     let mut out = String::new();
     for line in lines {
         out.push_str(line.trim_end());

@@ -112,3 +112,83 @@ fn bar_tall_stacks_borne_off_and_owned_cube() {
     };
     assert_eq!(render(&view, layout), snapshot(expected));
 }
+
+/// A Never-Finishing position with trapped checkers of both colours, Black to move: White
+/// traps Black checkers on White's 8- and 24-points, Black traps White checkers on White's
+/// 1-point and under a tall stack on White's 12-point.
+fn trapped_both_ways() -> BoardView {
+    let text = "2b+w/4/3w/1/1w+b/3/5b+w/4w/3/1b/1/1b/4/3w+b:1:0:b";
+    let tables: tabula_tables::notation::TablesPosition = text.parse().unwrap();
+    BoardView::new(tables.position, tables.to_move)
+}
+
+#[test]
+fn trapped_checkers_sit_under_their_trappers_in_lowercase() {
+    let expected = r"
+  13 14 15 16 17 18       19 20 21 22 23 24
+ +------------------+-----+------------------+-----+
+ | o           x    |     | O              o |  1  |  O White
+ | X           O    |     | O              X |     |    pips 188
+ | X                |     | O              X |     |
+ | X                |     |                  |     |
+ | 5                |  O  |                  |     |  Black on roll
+ |                  | BAR |                  |     |
+ |                  |     |                  |     |
+ | O                |     |                O |     |
+ | O                |     |                O |     |
+ | O                |     |                O |     |    pips 145
+ | O           X    |     | X              x |  4  |  X Black
+ +------------------+-----+------------------+-----+
+  12 11 10  9  8  7        6  5  4  3  2  1
+  Trapped under the other side's checkers: o White, x Black
+";
+    let layout = Layout {
+        viewer: Color::Black,
+        home: HomeSide::Right,
+    };
+    assert_eq!(render(&trapped_both_ways(), layout), snapshot(expected));
+}
+
+#[test]
+fn trapped_checkers_from_the_other_side_home_left() {
+    let expected = r"
+        24 23 22 21 20 19       18 17 16 15 14 13
+ +-----+------------------+-----+------------------+
+ |  4  | x              X |     |    X           O |  X Black
+ |     | O                |     |                O |    pips 145
+ |     | O                |     |                O |
+ |     | O                |     |                O |
+ |     |                  |     |                  |  Black on roll
+ |     |                  | BAR |                  |
+ |     |                  |  O  |                5 |
+ |     |                  |     |                X |
+ |     | X              O |     |                X |
+ |     | X              O |     |    O           X |    pips 188
+ |  1  | o              O |     |    x           o |  O White
+ +-----+------------------+-----+------------------+
+         1  2  3  4  5  6        7  8  9 10 11 12
+  Trapped under the other side's checkers: o White, x Black
+";
+    let layout = Layout {
+        viewer: Color::White,
+        home: HomeSide::Left,
+    };
+    assert_eq!(render(&trapped_both_ways(), layout), snapshot(expected));
+}
+
+/// The legend names only the colours that have a trapped checker.
+#[test]
+fn the_legend_names_only_trapped_colours() {
+    let tables: tabula_tables::notation::TablesPosition = "2w+b/23:0:0:w".parse().unwrap();
+    let view = BoardView::new(tables.position, tables.to_move);
+    let layout = Layout {
+        viewer: Color::White,
+        home: HomeSide::Right,
+    };
+    let text = render(&view, layout);
+    assert!(
+        text.ends_with("  Trapped under the other side's checkers: x Black\n"),
+        "{text}"
+    );
+    assert!(!render(&start(), layout).contains("Trapped"));
+}

@@ -31,7 +31,8 @@ pub enum Command {
     Quit,
     /// The move with this number in the `moves` list (from 1).
     Pick(usize),
-    /// Anything else: a move in gnubg notation, checked against the position.
+    /// Anything else: a move in gnubg notation (with `^` for a trap in Never-Finishing),
+    /// checked against the position.
     Play(String),
 }
 
@@ -46,6 +47,18 @@ Commands:
   resign [single|gammon|backgammon]
                   offer to resign (single by default)
   accept | reject answer a resignation offer
+  moves           list the legal moves; then a number picks one
+  board           draw the board again
+  help            this text
+  quit            stop (end of input does too)";
+
+/// The help text of Never-Finishing backgammon: moves only (the dice are rolled for you and
+/// there is no cube); `^` traps a blot, `*` hits it.
+pub const NF_HELP: &str = "\
+Commands:
+  <move>          play the dice: 24/16, 13/8* (hit the blot on 8), 13/8^ (trap it),
+                  bar/20^, 8/2(2); landing on a blot that may be hit or
+                  trapped needs the * or the ^
   moves           list the legal moves; then a number picks one
   board           draw the board again
   help            this text

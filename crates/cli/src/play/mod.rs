@@ -1,41 +1,70 @@
 //! `tabula play`: a match or a money session in the terminal, people against bots or each
 //! other, driven through [`tabula_core::Game`].
 //!
+//! One loop ([`drive`]) serves every game: it rolls at chance nodes, lets bots act, draws the
+//! board for people and reads their lines. What differs between games (the session type, its
+//! bots, its narration, which commands exist) sits behind the small [`Table`] trait, with one
+//! implementation per game: [`backgammon`] (with the cube) and [`never_finishing`] (hit or
+//! trap, no cube).
+//!
 //! The dice come from [`ChaChaDice`] seeded with `--seed` (or the clock, printed), and the
 //! bots are seeded from the same seed, so a session between bots replays exactly, and a
 //! session with people replays when they type the same things. What happened is told from
-//! the session's event log ([`narrate`]); people see the board from their side whenever they
-//! must decide.
+//! the session's event log; people see the board from their side whenever they must decide.
 
+mod backgammon;
 mod human;
 mod narrate;
+mod never_finishing;
+mod nf_narrate;
 
-use crate::board::{checker, render, BoardView, CubeView, HomeSide, Layout, ScoreView};
+use crate::board::{checker, render, BoardView, HomeSide, Layout};
 use crate::error::bad_input;
-use crate::input::backgammon_only;
+use crate::input::{variant, Variant};
 use crate::PlayArgs;
-use anyhow::{anyhow, Result};
-use human::{Command, HELP};
-use narrate::{score_text, Narrator};
+use anyhow::Result;
+use human::Command;
 use std::io::{BufRead, ErrorKind, Write};
-use tabula_ai::backgammon::BackgammonBot;
 use tabula_ai::Level;
-use tabula_core::{ByColor, ChaChaDice, Color, Decision, DiceSource, Game, Status};
-use tabula_tables::backgammon::{Action, Backgammon, BackgammonError, Mode, Options, Phase};
-use tabula_tables::notation::{format_play, match_play};
+use tabula_core::{ByColor, ChaChaDice, Color, Decision, DiceRoll, DiceSource, Status};
 
-/// Who plays a side.
-enum Player {
-    /// A person typing commands.
-    Human,
-    /// A bot.
-    Bot(Box<BackgammonBot>),
-}
+/// What the terminal loop needs of one game's session, its bots and its narrator.
+trait Table {
+    /// What a person's line becomes.
+    type Action;
 
-impl Player {
-    fn is_human(&self) -> bool {
-        matches!(self, Player::Human)
-    }
+    /// Whose decision it is, that dice are needed, or that the session is over.
+    fn status(&self) -> Status;
+    /// How many events the session has logged (the board is drawn once per change).
+    fn event_count(&self) -> usize;
+    /// Supplies dice at a chance node.
+    fn roll(&mut self, roll: DiceRoll) -> Result<()>;
+    /// Lets `player`'s bot act; `false` when `player` is a person.
+    fn bot_acts(&mut self, player: Color) -> Result<bool>;
+    /// Applies a person's action; a refusal comes back as a sentence to show them.
+    fn apply(&mut self, action: Self::Action) -> Result<(), String>;
+    /// Lines for the events logged since the last call.
+    fn narrate(&mut self) -> Vec<String>;
+    /// A roll held back by the narrator (to be told with its play), as its own line.
+    fn flush(&mut self) -> Option<String>;
+    /// The drawing of the current state.
+    fn view(&self) -> BoardView;
+    /// What the deciding player is asked ("White to play 6-5").
+    fn status_line(&self) -> String;
+    /// The legal plays when a move is due, in the order `moves` lists them.
+    fn plays(&self) -> Vec<(String, Self::Action)>;
+    /// The play a person typed, or why it is refused.
+    fn read_play(&self, text: &str) -> Result<Self::Action, String>;
+    /// Any other command (roll, cube, resignation), or why it is refused.
+    fn other(&self, command: &Command) -> Result<Self::Action, String>;
+    /// The help text.
+    fn help(&self) -> &'static str;
+    /// The choices named in the prompt for a decision.
+    fn hint(&self, decision: Decision) -> &'static str;
+    /// Where the session stands, for the line printed on quitting: "game 2, score 1-0 to 3".
+    fn progress(&self) -> String;
+    /// The last line once the session is over.
+    fn final_line(&self, winner: Option<Color>) -> String;
 }
 
 /// `human` or a bot level.
@@ -53,42 +82,6 @@ fn parse_player(text: &str, flag: &str) -> Result<Option<Level>> {
         })
 }
 
-/// The session options from the command line.
-fn options(args: &PlayArgs, two_bots: bool) -> Result<Options> {
-    if !args.money {
-        let mut options = Options::match_to(args.match_length.unwrap_or(5))
-            .map_err(|e| bad_input(e.to_string()))?;
-        if let Mode::Match { crawford, .. } = &mut options.mode {
-            *crawford = !args.no_crawford;
-        }
-        return Ok(options);
-    }
-    if args.games == Some(0) {
-        return Err(bad_input("--games must be at least 1"));
-    }
-    let automatic_doubles = u8::try_from(args.auto_doubles)
-        .ok()
-        .filter(|&n| n <= 15)
-        .ok_or_else(|| {
-            bad_input(format!(
-                "--auto-doubles is at most 15, not {}",
-                args.auto_doubles
-            ))
-        })?;
-    let options = Options {
-        mode: Mode::Money {
-            beavers: !args.no_beavers,
-            jacoby: !args.no_jacoby,
-            automatic_doubles,
-            // Bots would play for ever: without --games they play one game.
-            games: args.games.or(two_bots.then_some(1)),
-        },
-        ..Options::money()
-    };
-    options.validate().map_err(|e| bad_input(e.to_string()))?;
-    Ok(options)
-}
-
 /// A seed from the clock, short enough to type back.
 fn clock_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
@@ -98,72 +91,69 @@ fn clock_seed() -> u64 {
     (nanos % 1_000_000_000) as u64
 }
 
-/// The drawing of the session's current state, seen by `viewer`.
-fn view(session: &Backgammon, names: &ByColor<String>) -> BoardView {
-    let game = session.game();
-    let mut view = BoardView::new(game.board(), game.turn());
-    view.names = names.clone();
-    view.cube = Some(if session.is_crawford_game() {
-        CubeView::Crawford
-    } else {
-        match game.cube().owner() {
-            Some(owner) => CubeView::Owned(game.cube().value(), owner),
-            None => CubeView::Centred(game.cube().value()),
-        }
-    });
-    view.score = Some(ScoreView {
-        points: session.score(),
-        match_length: session.options().match_length().map(u32::from),
-    });
-    view.dice = game.dice();
-    view.status = Some(status_line(session, names));
-    view
+/// The seed of `color`'s bot: each bot draws its own random choices from the session seed,
+/// apart from the dice (White's `seed + 1`, Black's `seed + 2`).
+fn bot_seed(seed: u64, color: Color) -> u64 {
+    seed.wrapping_add(1 + color.index() as u64)
 }
 
-/// What the deciding player is asked.
-fn status_line(session: &Backgammon, names: &ByColor<String>) -> String {
-    let game = session.game();
-    let turn = &names[game.turn()];
-    match (session.status(), game.phase()) {
-        (_, Phase::Resigning { level, .. }) => {
-            format!("{turn} offers to resign ({})", level.name())
-        }
-        (Status::Decide { decision, player }, _) => {
-            let name = &names[player];
-            match decision {
-                Decision::DoubleOrRoll => format!("{name} to roll or double"),
-                Decision::TakeOrDrop => {
-                    format!(
-                        "{turn} doubles to {}: take or drop?",
-                        game.cube().value() * 2
-                    )
-                }
-                Decision::Move => match game.dice() {
-                    Some(d) => format!("{name} to play {d}"),
-                    None => format!("{name} to move"),
-                },
-                Decision::ResignationAnswer => format!("{name} to accept or reject"),
-            }
-        }
-        _ => format!("{turn} on roll"),
+fn capitalized(c: Color) -> String {
+    match c {
+        Color::White => "White".to_string(),
+        Color::Black => "Black".to_string(),
     }
 }
 
-/// The prompt for a person's decision.
-fn prompt(name: &str, decision: Decision) -> String {
-    let hint = match decision {
-        Decision::DoubleOrRoll => "roll, double",
-        Decision::TakeOrDrop => "take, drop",
-        Decision::Move => "move",
-        Decision::ResignationAnswer => "accept, reject",
+/// The players' names as narrated and drawn.
+fn names() -> ByColor<String> {
+    ByColor::new_with(capitalized)
+}
+
+/// The score line: "score 2-0 to 5" (White's first), or money totals.
+fn score_line(score: ByColor<u32>, match_length: Option<u32>) -> String {
+    match match_length {
+        Some(n) => format!("score {}-{} to {n}", score.white, score.black),
+        None => format!("total White {}, Black {}", score.white, score.black),
+    }
+}
+
+/// The last line: who won the match, or the money totals.
+fn final_line(
+    score: ByColor<u32>,
+    match_length: Option<u32>,
+    games: usize,
+    winner: Option<Color>,
+) -> String {
+    let s = score;
+    let games = if games == 1 {
+        "1 game".to_string()
+    } else {
+        format!("{games} games")
     };
-    format!("{name} ({hint}; help)> ")
+    match (match_length, winner) {
+        (Some(_), Some(w)) => format!(
+            "{} wins the match {}-{} after {games}.",
+            capitalized(w),
+            s[w],
+            s[!w]
+        ),
+        (None, Some(w)) => format!(
+            "Session over after {games}: {} wins {} net ({}).",
+            capitalized(w),
+            s[w] - s[!w],
+            score_line(score, match_length)
+        ),
+        (_, None) => format!(
+            "Session over after {games}: all square ({}).",
+            score_line(score, match_length)
+        ),
+    }
 }
 
 /// What a person's turn at the keyboard produced.
-enum Typed {
+enum Typed<A> {
     /// An action to apply.
-    Act(Action),
+    Act(A),
     /// Nothing to apply (help, a list, a refused line): ask again.
     Again,
     /// Stop the session.
@@ -171,19 +161,20 @@ enum Typed {
 }
 
 /// Reads one line from a person and turns it into an action, explaining refusals.
-fn read_human(
-    session: &Backgammon,
+fn read_human<T: Table>(
+    table: &T,
+    player: Color,
     decision: Decision,
-    names: &ByColor<String>,
     layout: Layout,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-) -> Result<Typed> {
-    let player = match session.status() {
-        Status::Decide { player, .. } => player,
-        _ => return Ok(Typed::Again),
-    };
-    write!(out, "{}", prompt(&names[player], decision))?;
+) -> Result<Typed<T::Action>> {
+    write!(
+        out,
+        "{} ({}; help)> ",
+        capitalized(player),
+        table.hint(decision)
+    )?;
     out.flush()?;
     let mut line = String::new();
     match input.read_line(&mut line) {
@@ -205,244 +196,169 @@ fn read_human(
             return Ok(Typed::Again);
         }
     };
-    let game = session.game();
-    let action = match command {
-        Command::Help => {
-            writeln!(out, "{HELP}")?;
-            return Ok(Typed::Again);
-        }
+    let moving = decision == Decision::Move;
+    let cannot_move = || format!("You cannot move now: {}.", table.status_line());
+    let reply = match command {
+        Command::Help => table.help().to_string(),
         Command::Quit => return Ok(Typed::Quit),
         Command::Board => {
-            write!(out, "{}", render(&view(session, names), layout))?;
+            write!(out, "{}", render(&table.view(), layout))?;
             return Ok(Typed::Again);
         }
-        Command::Moves => {
-            match (decision, game.dice()) {
-                (Decision::Move, Some(dice)) => {
-                    for (i, (play, _)) in game.board().legal_plays(dice).iter().enumerate() {
-                        writeln!(out, "{:>3}. {}", i + 1, format_play(play))?;
-                    }
-                }
-                _ => writeln!(out, "There is nothing to move now.")?,
+        Command::Moves if moving => {
+            for (i, (text, _)) in table.plays().iter().enumerate() {
+                writeln!(out, "{:>3}. {text}", i + 1)?;
             }
             return Ok(Typed::Again);
         }
-        Command::Pick(n) => match (decision, game.dice()) {
-            (Decision::Move, Some(dice)) => {
-                let plays = game.board().legal_plays(dice);
-                match n.checked_sub(1).and_then(|i| plays.get(i)) {
-                    Some(&(_, after)) => Action::Move(after),
-                    None => {
-                        writeln!(out, "There is no move {n}; type moves to list them.")?;
-                        return Ok(Typed::Again);
-                    }
-                }
+        Command::Moves => "There is nothing to move now.".to_string(),
+        Command::Pick(n) if moving => {
+            let mut plays = table.plays();
+            match n.checked_sub(1).filter(|&i| i < plays.len()) {
+                Some(i) => return Ok(Typed::Act(plays.swap_remove(i).1)),
+                None => format!("There is no move {n}; type moves to list them."),
             }
-            _ => {
-                writeln!(out, "You cannot move now: {}.", status_line(session, names))?;
-                return Ok(Typed::Again);
-            }
+        }
+        Command::Play(text) if moving => match table.read_play(&text) {
+            Ok(action) => return Ok(Typed::Act(action)),
+            Err(reason) => format!("Illegal move: {reason}"),
         },
-        Command::Play(text) => match (decision, game.dice()) {
-            (Decision::Move, Some(dice)) => match match_play(&game.board(), dice, &text) {
-                Ok((_, after)) => Action::Move(after),
-                Err(e) => {
-                    writeln!(out, "Illegal move: {e}")?;
-                    return Ok(Typed::Again);
-                }
-            },
-            _ => {
-                writeln!(out, "You cannot move now: {}.", status_line(session, names))?;
-                return Ok(Typed::Again);
-            }
-        },
+        Command::Pick(_) | Command::Play(_) => cannot_move(),
         // An empty line means "roll" before rolling; while moving it asks for the move.
-        Command::Roll if decision == Decision::Move => {
-            writeln!(out, "Type your move (or `moves` to list them).")?;
-            return Ok(Typed::Again);
-        }
-        Command::Roll => Action::Roll,
-        Command::Double => Action::Double,
-        Command::Take => Action::Take,
-        Command::Drop => Action::Drop,
-        Command::Beaver => Action::Beaver,
-        Command::Resign(level) => Action::Resign(level),
-        Command::Accept => Action::AcceptResignation,
-        Command::Reject => Action::RejectResignation,
+        Command::Roll if moving => "Type your move (or `moves` to list them).".to_string(),
+        other => match table.other(&other) {
+            Ok(action) => return Ok(Typed::Act(action)),
+            Err(reason) => reason,
+        },
     };
-    Ok(Typed::Act(action))
+    writeln!(out, "{reply}")?;
+    Ok(Typed::Again)
 }
 
-/// A session's settings, resolved from the command line.
-struct Setup {
-    options: Options,
+/// Plays the session to its end or until a person quits.
+fn drive<T: Table>(
+    table: &mut T,
     seed: u64,
-    players: ByColor<Player>,
-    /// "White (human, O)", for the opening line.
-    labels: ByColor<String>,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let mut dice = ChaChaDice::new(seed);
+    // The event count when the board was last drawn, so that it is drawn once per change.
+    let mut drawn_at: Option<usize> = None;
+    loop {
+        for line in table.narrate() {
+            writeln!(out, "{line}")?;
+        }
+        match table.status() {
+            Status::Over(outcome) => {
+                writeln!(out, "{}", table.final_line(outcome.winner))?;
+                return Ok(());
+            }
+            Status::Chance(_) => table.roll(dice.roll())?,
+            Status::Decide { player, decision } => {
+                if table.bot_acts(player)? {
+                    continue;
+                }
+                let layout = Layout {
+                    viewer: player,
+                    home: HomeSide::Right,
+                };
+                if drawn_at != Some(table.event_count()) {
+                    if let Some(line) = table.flush() {
+                        writeln!(out, "{line}")?;
+                    }
+                    write!(out, "\n{}", render(&table.view(), layout))?;
+                    drawn_at = Some(table.event_count());
+                }
+                match read_human(table, player, decision, layout, input, out)? {
+                    Typed::Act(action) => {
+                        if let Err(reason) = table.apply(action) {
+                            writeln!(out, "{reason}")?;
+                        }
+                    }
+                    Typed::Again => {}
+                    Typed::Quit => {
+                        writeln!(
+                            out,
+                            "Stopped in {}. Replay with --seed {seed}.",
+                            table.progress()
+                        )?;
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
 }
 
-fn setup(args: &PlayArgs) -> Result<Setup> {
-    backgammon_only(&args.game)?;
-    let white = parse_player(&args.white, "--white")?;
-    let black = parse_player(&args.black, "--black")?;
-    let options = options(args, white.is_some() && black.is_some())?;
-    let seed = args.seed.unwrap_or_else(clock_seed);
-    let levels = ByColor { white, black };
-    // Each bot draws its own random choices from the session seed, apart from the dice.
-    let players = ByColor::new_with(|c| match levels[c] {
-        None => Player::Human,
-        Some(level) => Player::Bot(Box::new(BackgammonBot::new(
-            level,
-            seed.wrapping_add(1 + c.index() as u64),
-        ))),
-    });
+/// Prints the opening lines and plays the session.
+fn start<T: Table>(
+    table: &mut T,
+    what: &str,
+    levels: ByColor<Option<Level>>,
+    seed: u64,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<()> {
     let labels = ByColor::new_with(|c| match levels[c] {
         None => format!("{} (human, {})", capitalized(c), checker(c)),
         Some(level) => format!("{} ({level}, {})", capitalized(c), checker(c)),
     });
-    Ok(Setup {
-        options,
-        seed,
-        players,
-        labels,
-    })
-}
-
-fn capitalized(c: Color) -> String {
-    match c {
-        Color::White => "White".to_string(),
-        Color::Black => "Black".to_string(),
-    }
-}
-
-/// Runs the command, reading people's input from `input`.
-pub fn run(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
-    let Setup {
-        options,
-        seed,
-        mut players,
-        labels,
-    } = setup(args)?;
-    let names = ByColor::new_with(capitalized);
-    let mut session = Backgammon::new(options).map_err(|e| bad_input(e.to_string()))?;
-    let mut dice = ChaChaDice::new(seed);
-    let mut narrator = Narrator::new(names.clone());
-    let what = match options.mode {
-        Mode::Match { length, crawford } => format!(
-            "Match to {length}{}",
-            if crawford {
-                ""
-            } else {
-                " without the Crawford rule"
-            }
-        ),
-        Mode::Money { games: Some(1), .. } => "Money play, 1 game".to_string(),
-        Mode::Money { games: Some(n), .. } => format!("Money play, {n} games"),
-        Mode::Money { games: None, .. } => "Money play".to_string(),
-    };
     writeln!(
         out,
         "{what}: {} against {}. Seed {seed} (replay with --seed {seed}).",
         labels.white, labels.black
     )?;
-    let any_human = players.white.is_human() || players.black.is_human();
-    if any_human {
+    if levels.white.is_none() || levels.black.is_none() {
         writeln!(out, "Type help for the commands.")?;
     }
-    let mut before = session.game().clone();
-    // The event count when the board was last drawn, so that it is drawn once per change.
-    let mut drawn_at: Option<usize> = None;
-    loop {
-        for line in narrator.narrate(&session, &before) {
-            writeln!(out, "{line}")?;
-        }
-        before = session.game().clone();
-        match session.status() {
-            Status::Over(outcome) => {
-                writeln!(out, "{}", final_line(&session, outcome.winner))?;
-                return Ok(());
-            }
-            Status::Chance(_) => session
-                .roll(dice.roll())
-                .map_err(|e| anyhow!("the session refused a roll: {e}"))?,
-            Status::Decide { player, decision } => match &mut players[player] {
-                Player::Bot(bot) => {
-                    let action = bot.choose(&session);
-                    session
-                        .apply(&action)
-                        .map_err(|e| anyhow!("the {} bot's {action} was refused: {e}", player))?;
-                }
-                Player::Human => {
-                    let layout = Layout {
-                        viewer: player,
-                        home: HomeSide::Right,
-                    };
-                    if drawn_at != Some(session.events().len()) {
-                        if let Some(line) = narrator.flush() {
-                            writeln!(out, "{line}")?;
-                        }
-                        write!(out, "\n{}", render(&view(&session, &names), layout))?;
-                        drawn_at = Some(session.events().len());
-                    }
-                    match read_human(&session, decision, &names, layout, input, out)? {
-                        Typed::Act(action) => {
-                            if let Err(e) = session.apply(&action) {
-                                writeln!(out, "{}", refusal(&e))?;
-                            }
-                        }
-                        Typed::Again => {}
-                        Typed::Quit => {
-                            writeln!(
-                                out,
-                                "Stopped in game {}, {}. Replay with --seed {seed}.",
-                                session.game_number(),
-                                score_text(&session)
-                            )?;
-                            return Ok(());
-                        }
-                    }
-                }
-            },
-        }
-    }
+    drive(table, seed, input, out)
 }
 
-/// Why a person's action was refused, as a sentence.
-fn refusal(e: &BackgammonError) -> String {
-    let mut s = e.to_string();
-    if let Some(first) = s.get(0..1) {
-        let upper = first.to_ascii_uppercase();
-        s.replace_range(0..1, &upper);
-    }
-    format!("{s}.")
-}
-
-/// The last line: who won the match, or the money totals.
-fn final_line(session: &Backgammon, winner: Option<Color>) -> String {
-    let s = session.score();
-    let games = session.results().len();
-    let games = if games == 1 {
-        "1 game".to_string()
-    } else {
-        format!("{games} games")
+/// Runs the command, reading people's input from `input`.
+pub fn run(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
+    let game = variant(&args.game)?;
+    let levels = ByColor {
+        white: parse_player(&args.white, "--white")?,
+        black: parse_player(&args.black, "--black")?,
     };
-    match (session.options().match_length(), winner) {
-        (Some(_), Some(w)) => format!(
-            "{} wins the match {}-{} after {games}.",
-            capitalized(w),
-            s[w],
-            s[!w]
-        ),
-        (None, Some(w)) => format!(
-            "Session over after {games}: {} wins {} net ({}).",
-            capitalized(w),
-            s[w] - s[!w],
-            score_text(session)
-        ),
-        (_, None) => format!(
-            "Session over after {games}: all square ({}).",
-            score_text(session)
-        ),
+    let two_bots = levels.white.is_some() && levels.black.is_some();
+    let seed = args.seed;
+    match game {
+        Variant::Backgammon => {
+            let options = backgammon::options(args, two_bots)?;
+            let seed = seed.unwrap_or_else(clock_seed);
+            let (mut table, what) = backgammon::table(options, levels, seed)?;
+            start(&mut table, &what, levels, seed, input, out)
+        }
+        Variant::NeverFinishing => {
+            let options = never_finishing::options(args, two_bots)?;
+            let seed = seed.unwrap_or_else(clock_seed);
+            let (mut table, what) = never_finishing::table(options, levels, seed)?;
+            start(&mut table, &what, levels, seed, input, out)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn final_lines_name_the_winner_or_the_tie() {
+        let score = ByColor { white: 3, black: 1 };
+        assert_eq!(
+            final_line(score, Some(3), 4, Some(Color::White)),
+            "White wins the match 3-1 after 4 games."
+        );
+        assert_eq!(
+            final_line(score, None, 1, Some(Color::White)),
+            "Session over after 1 game: White wins 2 net (total White 3, Black 1)."
+        );
+        let even = ByColor { white: 1, black: 1 };
+        assert_eq!(
+            final_line(even, None, 2, None),
+            "Session over after 2 games: all square (total White 1, Black 1)."
+        );
     }
 }

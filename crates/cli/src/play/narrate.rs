@@ -1,4 +1,4 @@
-//! The session's events in words: "Black rolls 6-5 and plays 24/13".
+//! A backgammon session's events in words: "Black rolls 6-5 and plays 24/13".
 //!
 //! The narrator reads the events a session logged since it last looked. A roll is held back
 //! until the next event so that a roll and the play of it make one line; it is written on its
@@ -25,7 +25,7 @@ pub fn play_text(board: &Position, dice: Dice, after: &Position) -> String {
     format_move(board, after, dice).unwrap_or_else(|| "?".to_string())
 }
 
-fn points(n: u32) -> String {
+pub(super) fn points(n: u32) -> String {
     if n == 1 {
         "1 point".to_string()
     } else {
@@ -34,7 +34,7 @@ fn points(n: u32) -> String {
 }
 
 /// "a single game", "a gammon", "a backgammon".
-fn kind(multiplier: u32) -> &'static str {
+pub(super) fn kind(multiplier: u32) -> &'static str {
     match multiplier {
         1 => "a single game",
         2 => "a gammon",
@@ -44,11 +44,10 @@ fn kind(multiplier: u32) -> &'static str {
 
 /// The score line: "score 2-0 to 5" (White's first), or money totals.
 pub fn score_text(session: &Backgammon) -> String {
-    let s = session.score();
-    match session.options().match_length() {
-        Some(n) => format!("score {}-{} to {n}", s.white, s.black),
-        None => format!("total White {}, Black {}", s.white, s.black),
-    }
+    super::score_line(
+        session.score(),
+        session.options().match_length().map(u32::from),
+    )
 }
 
 impl Narrator {
