@@ -10,8 +10,9 @@
 //! effects, and with trapping off it is plain backgammon, which the tests check against
 //! [`MoveGen`](super::MoveGen) on random positions.
 
+use super::step::{sources, top, BAR_BIT};
 use super::{Play, Step};
-use crate::position::{Position, BAR, OPP_BAR};
+use crate::position::{Position, OPP_BAR};
 use tabula_core::Dice;
 
 /// Whether landing on a blot offers the trap choice besides the hit.
@@ -145,24 +146,17 @@ impl SequenceGen {
     /// Every legal single step of die `d` from `node`, into the next layer.
     fn expand(&mut self, node: &Node, d: usize, left: u8, trapping: Trapping) {
         let pos = &node.pos;
-        let on_bar = pos.pips[BAR] > 0;
-        let mut own_trapped = false;
-        let mut highest = 0;
-        for i in 1..=BAR {
-            if pos.pips[i] > 0 {
-                highest = i;
-            } else if pos.pips[i] < 0 && pos.is_trapped(i) {
-                own_trapped = true;
-                highest = highest.max(i);
-            }
-        }
+        let src = sources(pos);
+        // A trapped-mask bit where the mover has no checkers is one of the mover's own,
+        // trapped under the opponent.
+        let own_trapped = pos.trapped & !src;
+        let highest = top(src | own_trapped | 1);
         // Bearing off: nothing on the bar, every checker home, none of them trapped.
-        let may_bear_off = highest <= 6 && !own_trapped;
-        let froms = if on_bar { BAR..=BAR } else { 1..=24 };
-        for from in froms {
-            if pos.pips[from] <= 0 {
-                continue;
-            }
+        let may_bear_off = highest <= 6 && own_trapped == 0;
+        let mut froms = if src & BAR_BIT != 0 { BAR_BIT } else { src };
+        while froms != 0 {
+            let from = top(froms);
+            froms ^= 1 << from;
             let mut left_from = *pos;
             left_from.pips[from] -= 1;
             if left_from.pips[from] == 0 && left_from.is_trapped(from) {
