@@ -3,7 +3,8 @@
 //! reason.
 //!
 //! Backgammon positions are gnubg or XGID text ([`Setup`]); Never-Finishing positions are
-//! Tabula's tables notation ([`nf_position`]), which alone can record trapped checkers.
+//! Tabula's tables notation ([`nf_position`]), which alone can record trapped checkers;
+//! Grasshopper (Halma) positions are the halma position notation ([`halma_position`]).
 //!
 //! Colours: a bare Position ID does not say who is on roll, so White is assumed. In gnubg's
 //! Match ID, player 1 (the user, drawn at the bottom by gnubg) is White and player 0 is
@@ -13,6 +14,7 @@ use crate::board::{BoardView, CubeView, ScoreView};
 use crate::error::bad_input;
 use anyhow::Result;
 use tabula_core::{ByColor, Color, Dice, GameId};
+use tabula_halma::{BoardSize, Position as HalmaPosition};
 use tabula_tables::never_finishing::start_position;
 use tabula_tables::notation::xgid::{CubeOwner, Side, XgidDice};
 use tabula_tables::notation::{MatchId, TablesPosition, Xgid};
@@ -25,13 +27,17 @@ pub enum Variant {
     Backgammon,
     /// Never-Finishing backgammon: hit or trap, no cube.
     NeverFinishing,
+    /// Grasshopper, the Halma variant: no dice, a race between corner camps.
+    HalmaGrasshopper,
 }
 
-/// The game `game` names, when its engine is available (backgammon and Never-Finishing).
+/// The game `game` names, when its engine is available (backgammon, Never-Finishing and
+/// Grasshopper (Halma)).
 pub fn variant(game: &str) -> Result<Variant> {
     match game.parse::<GameId>() {
         Ok(GameId::Backgammon) => Ok(Variant::Backgammon),
         Ok(GameId::NeverFinishing) => Ok(Variant::NeverFinishing),
+        Ok(GameId::HalmaGrasshopper) => Ok(Variant::HalmaGrasshopper),
         Ok(other) => Err(bad_input(format!("{other} is not available yet"))),
         Err(e) => Err(bad_input(e.to_string())),
     }
@@ -46,6 +52,33 @@ pub fn nf_position(text: &str) -> Result<TablesPosition> {
     }
     text.parse::<TablesPosition>()
         .map_err(|e| bad_input(format!("bad position {text:?}: {e}")))
+}
+
+/// A board size as typed after `--size`: `8`, `10`, `8x8` or `10x10`.
+pub fn halma_size(text: &str) -> Result<BoardSize> {
+    text.parse::<BoardSize>()
+        .map_err(|e| bad_input(format!("bad --size {text:?}: {e}")))
+}
+
+/// A Grasshopper (Halma) position: `start` on the board `size` names (default 8x8), or the
+/// halma position notation (`8:4bbbb/5bbb/6bb/7b/w7/ww6/www5/wwww4:w:0`). A `--size` that
+/// contradicts the notation's own size is refused rather than silently ignored.
+pub fn halma_position(text: &str, size: Option<&str>) -> Result<HalmaPosition> {
+    let text = text.trim();
+    let size = size.map(halma_size).transpose()?;
+    if text.eq_ignore_ascii_case("start") {
+        return Ok(tabula_halma::start(size.unwrap_or(BoardSize::Eight)));
+    }
+    let position = text
+        .parse::<HalmaPosition>()
+        .map_err(|e| bad_input(format!("bad position {text:?}: {e}")))?;
+    match size {
+        Some(size) if size != position.size() => Err(bad_input(format!(
+            "--size {size} contradicts the position, which is on the {n}x{n} board",
+            n = position.size()
+        ))),
+        _ => Ok(position),
+    }
 }
 
 /// Dice as typed: `6-5`, `65`, `5-6`, ...
@@ -100,7 +133,8 @@ fn xgid_color(side: Side) -> Color {
     }
 }
 
-fn capitalized(c: Color) -> &'static str {
+/// "White" or "Black".
+pub fn capitalized(c: Color) -> &'static str {
     match c {
         Color::White => "White",
         Color::Black => "Black",
@@ -357,6 +391,10 @@ mod tests {
     fn games_without_an_engine_are_refused() {
         assert_eq!(variant("backgammon").unwrap(), Variant::Backgammon);
         assert_eq!(variant("never-finishing").unwrap(), Variant::NeverFinishing);
+        assert_eq!(
+            variant("halma-grasshopper").unwrap(),
+            Variant::HalmaGrasshopper
+        );
         for game in ["grasshopper", "chess"] {
             assert!(variant(game).is_err());
         }
@@ -364,6 +402,22 @@ mod tests {
             .unwrap_err()
             .to_string()
             .starts_with("bad position"));
+    }
+
+    #[test]
+    fn halma_start_takes_the_size_and_notation_must_agree_with_it() {
+        let eight = halma_position("start", None).unwrap();
+        assert_eq!(eight.size(), BoardSize::Eight);
+        let ten = halma_position("START", Some("10x10")).unwrap();
+        assert_eq!(ten.size(), BoardSize::Ten);
+        let text = eight.to_string();
+        assert_eq!(halma_position(&text, Some("8")).unwrap(), eight);
+        let err = halma_position(&text, Some("10")).unwrap_err();
+        assert!(err.to_string().contains("contradicts"), "{err}");
+        let err = halma_position("start", Some("9")).unwrap_err();
+        assert!(err.to_string().contains("8x8 or 10x10"), "{err}");
+        let err = halma_position("8:bogus:w", None).unwrap_err();
+        assert!(err.to_string().starts_with("bad position"), "{err}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The `tabula` command: list legal moves, draw positions, and play backgammon and
-//! Never-Finishing backgammon in the terminal against people or bots.
+//! The `tabula` command: list legal moves, draw positions, and play backgammon,
+//! Never-Finishing backgammon and Grasshopper (Halma) in the terminal against people or bots.
 //!
 //! Errors are reported on one line (`error: ...`) on stderr; bad input and usage errors exit
 //! with code 2, other failures with 1. See `docs/cli.md`.
@@ -28,37 +28,46 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// List every legal move of a position with given dice.
+    /// List every legal move of a position (with given dice, for the dice games).
     Moves {
-        /// The game: backgammon or never-finishing.
+        /// The game: backgammon, never-finishing or halma-grasshopper.
         game: String,
         /// backgammon: a gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`;
-        /// never-finishing: the tables notation (`15b/22/15w:0:0:0:0:w`) or `start`.
+        /// never-finishing: the tables notation (`15b/22/15w:0:0:0:0:w`) or `start`;
+        /// halma-grasshopper: the halma notation (`8:4bbbb/5bbb/6bb/7b/w7/ww6/www5/wwww4:w:0`)
+        /// or `start`.
         // An XGID without its prefix may start with '-' (an empty bar).
         #[arg(allow_hyphen_values = true)]
         position: String,
         /// The dice, e.g. 6-5 (optional when a backgammon position records dice).
         #[arg(long)]
         dice: Option<String>,
+        /// halma-grasshopper: the board of `start`, 8 (default) or 10.
+        #[arg(long, value_name = "8|10")]
+        size: Option<String>,
         /// Print one JSON object {"moves": [{"move", "position"}, ...]}.
         #[arg(long)]
         json: bool,
     },
     /// Draw a position.
     Show {
-        /// The game: backgammon or never-finishing.
+        /// The game: backgammon, never-finishing or halma-grasshopper.
         game: String,
         /// backgammon: a gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`;
-        /// never-finishing: the tables notation (`15b/22/15w:0:0:0:0:w`) or `start`.
+        /// never-finishing: the tables notation (`15b/22/15w:0:0:0:0:w`) or `start`;
+        /// halma-grasshopper: the halma notation or `start`.
         // An XGID without its prefix may start with '-' (an empty bar).
         #[arg(allow_hyphen_values = true)]
         position: String,
         /// Whose side to draw it from (default: the player on roll).
         #[arg(long, value_enum)]
         from: Option<Side>,
-        /// Where the viewer's home board is.
-        #[arg(long, value_enum, default_value = "right")]
-        home: Home,
+        /// Where the viewer's home board is (backgammon games; default right).
+        #[arg(long, value_enum)]
+        home: Option<Home>,
+        /// halma-grasshopper: the board of `start`, 8 (default) or 10.
+        #[arg(long, value_name = "8|10")]
+        size: Option<String>,
     },
     /// Play a match or a money session in the terminal.
     Play(PlayArgs),
@@ -81,7 +90,7 @@ enum Home {
 /// The options of `tabula play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The game: backgammon or never-finishing.
+    /// The game: backgammon, never-finishing or halma-grasshopper.
     pub game: String,
     /// Play a match to N points (default 5; never-finishing: 3).
     #[arg(long = "match", value_name = "N", conflicts_with = "money")]
@@ -89,12 +98,13 @@ pub struct PlayArgs {
     /// Play money games instead of a match.
     #[arg(long)]
     pub money: bool,
-    /// Who plays White: `human` or a bot level (random, easy, medium, strong).
+    /// Who plays White: `human` or a bot level (random, easy, medium, strong;
+    /// halma-grasshopper: random only).
     #[arg(long, default_value = "human")]
     pub white: String,
-    /// Who plays Black: `human` or a bot level.
-    #[arg(long, default_value = "medium")]
-    pub black: String,
+    /// Who plays Black: `human` or a bot level (default medium; halma-grasshopper: random).
+    #[arg(long)]
+    pub black: Option<String>,
     /// Seed of the dice (default: from the clock; printed so that the session can be
     /// replayed).
     #[arg(long)]
@@ -114,6 +124,13 @@ pub struct PlayArgs {
     /// Money: double the cube on up to N opening ties (backgammon only).
     #[arg(long, value_name = "N", requires = "money", default_value_t = 0)]
     pub auto_doubles: u32,
+    /// halma-grasshopper: the board, 8 (default) or 10.
+    #[arg(long, value_name = "8|10")]
+    pub size: Option<String>,
+    /// halma-grasshopper: the game is drawn at this ply count (default 400 on 8x8, 600 on
+    /// 10x10).
+    #[arg(long, value_name = "N")]
+    pub ply_limit: Option<u32>,
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -124,23 +141,37 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             game,
             position,
             dice,
+            size,
             json,
-        } => moves::run(&mut out, &game, &position, dice.as_deref(), json)?,
+        } => moves::run(
+            &mut out,
+            &game,
+            &position,
+            dice.as_deref(),
+            size.as_deref(),
+            json,
+        )?,
         Command::Show {
             game,
             position,
             from,
             home,
+            size,
         } => {
             let viewer = from.map(|s| match s {
                 Side::White => Color::White,
                 Side::Black => Color::Black,
             });
-            let home = match home {
+            let home = home.map(|h| match h {
                 Home::Left => HomeSide::Left,
                 Home::Right => HomeSide::Right,
+            });
+            let options = show::ShowOptions {
+                viewer,
+                home,
+                size: size.as_deref(),
             };
-            show::run(&mut out, &game, &position, viewer, home)?
+            show::run(&mut out, &game, &position, options)?
         }
         Command::Play(args) => {
             let stdin = std::io::stdin();

@@ -4,13 +4,21 @@
 //! and gnubg's own order of generation is not meaningful either). Each result is written in
 //! the notation of the input, with the opponent on roll. Never-Finishing positions are read
 //! and written in the tables notation, and their plays carry the trap mark (`13/8^`).
+//!
+//! Grasshopper (Halma) has no dice: its moves are those of the game built from the position
+//! (`HalmaGrasshopper::legal_actions`, the draw offers left out), one per (start, end) pair,
+//! each written `from-to` with the jump path beside it (`c3:e5:g7`).
 
 use crate::error::bad_input;
-use crate::input::{nf_position, parse_dice, variant, Setup, Variant};
+use crate::input::{capitalized, halma_position, nf_position, parse_dice, variant, Setup, Variant};
 use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
-use tabula_core::Dice;
+use tabula_core::{Dice, Game, Status};
+use tabula_halma::notation::{format_move, PathStyle};
+use tabula_halma::{
+    Action, DrawKind, End, HalmaGrasshopper, HalmaOptions, Position as HalmaPosition, WinKind,
+};
 use tabula_tables::notation::format_play;
 use tabula_tables::{TablesGen, Trapping};
 
@@ -22,6 +30,10 @@ pub struct MoveEntry {
     pub play: String,
     /// The resulting position, in the input's notation, opponent on roll.
     pub position: String,
+    /// Grasshopper (Halma) only: the move as a jump path (`c3:e5:g7`, one shortest chain),
+    /// or `from-to` for a step (and `pass`). Absent for the backgammon games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }
 
 /// The JSON document `--json` prints.
@@ -49,6 +61,7 @@ pub fn legal_moves(position: &str, dice: Option<&str>) -> Result<(Setup, Vec<Mov
         .map(|(play, after)| MoveEntry {
             play: format_play(play),
             position: setup.encode_after(after),
+            path: None,
         })
         .collect();
     let mut setup = setup;
@@ -75,9 +88,119 @@ pub fn nf_legal_moves(position: &str, dice: Option<&str>) -> Result<(Dice, Vec<M
         .map(|(after, play)| MoveEntry {
             play: format_play(play),
             position: before.after_move(*after).to_string(),
+            path: None,
         })
         .collect();
     Ok((dice, entries))
+}
+
+/// Why a Grasshopper (Halma) game that is over has no moves, in words.
+pub fn halma_end_text(end: End) -> String {
+    let name = |c| capitalized(c);
+    match end {
+        End::Win {
+            winner,
+            kind: WinKind::AllInCamp,
+        } => format!(
+            "{} has won: all its pieces stand in {}'s camp",
+            name(winner),
+            name(!winner)
+        ),
+        End::Win {
+            winner,
+            kind: WinKind::AntiSpoiling,
+        } => format!(
+            "{} has won against spoiling: {}'s camp is full and holds a {} piece",
+            name(winner),
+            name(!winner),
+            name(winner)
+        ),
+        End::Draw(DrawKind::PlyLimit) => "the ply limit has been reached: a draw".to_string(),
+        End::Draw(DrawKind::Repetition) => "drawn by threefold repetition".to_string(),
+        End::Draw(DrawKind::Agreement) => "drawn by agreement".to_string(),
+    }
+}
+
+/// The legal moves of a Grasshopper (Halma) position as the game from that position (default
+/// options) lists them: each move once, or the single `pass` when the side to move has none.
+/// A game already over (a winner, or the ply count at the default limit) has none; its end
+/// comes back to say why.
+pub fn halma_legal_moves(before: HalmaPosition) -> (Option<End>, Vec<MoveEntry>) {
+    let game = HalmaGrasshopper::from_position(before, HalmaOptions::default());
+    if let Status::Over(_) = game.status() {
+        return (game.end(), Vec::new());
+    }
+    let entries = game
+        .legal_actions()
+        .into_iter()
+        .filter_map(|action| match action {
+            Action::Move(mv) => Some(MoveEntry {
+                play: mv.to_string(),
+                position: before.play_unchecked(mv.from, mv.to).to_string(),
+                path: Some(format_move(&before, mv, PathStyle::Path)),
+            }),
+            Action::Pass => Some(MoveEntry {
+                play: "pass".to_string(),
+                position: before.pass_unchecked().to_string(),
+                path: Some("pass".to_string()),
+            }),
+            // Offering or accepting a draw is no move: it changes no position.
+            Action::OfferDraw | Action::AcceptDraw => None,
+        })
+        .collect();
+    (None, entries)
+}
+
+/// Prints Grasshopper (Halma) moves: JSON, or a numbered list with the jump paths.
+fn print_halma(
+    out: &mut dyn Write,
+    to_move: tabula_core::Color,
+    end: Option<End>,
+    entries: &[MoveEntry],
+    json: bool,
+) -> Result<()> {
+    if json {
+        serde_json::to_writer(&mut *out, &MovesJson { moves: entries })?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    match (entries.len(), end) {
+        (0, Some(end)) => writeln!(out, "No legal move: {}.", halma_end_text(end))?,
+        (0, None) => writeln!(out, "No legal move.")?,
+        (1, _) => writeln!(out, "1 legal move for {}:", capitalized(to_move))?,
+        (n, _) => writeln!(out, "{n} legal moves for {}:", capitalized(to_move))?,
+    }
+    let path = |e: &MoveEntry| e.path.clone().unwrap_or_else(|| e.play.clone());
+    let width = entries.iter().map(|e| path(e).len()).max().unwrap_or(0);
+    let digits = entries.len().to_string().len();
+    for (i, e) in entries.iter().enumerate() {
+        writeln!(
+            out,
+            "{:>digits$}. {:<width$}  {}",
+            i + 1,
+            path(e),
+            e.position
+        )?;
+    }
+    Ok(())
+}
+
+/// `tabula moves halma-grasshopper`: no dice, `--size` for `start`.
+fn run_halma(
+    out: &mut dyn Write,
+    position: &str,
+    dice: Option<&str>,
+    size: Option<&str>,
+    json: bool,
+) -> Result<()> {
+    if dice.is_some() {
+        return Err(bad_input(
+            "--dice does not apply: halma-grasshopper is played without dice",
+        ));
+    }
+    let before = halma_position(position, size)?;
+    let (end, entries) = halma_legal_moves(before);
+    print_halma(out, before.to_move(), end, &entries, json)
 }
 
 /// Runs the command.
@@ -86,9 +209,16 @@ pub fn run(
     game: &str,
     position: &str,
     dice: Option<&str>,
+    size: Option<&str>,
     json: bool,
 ) -> Result<()> {
     let (dice, entries) = match variant(game)? {
+        Variant::HalmaGrasshopper => return run_halma(out, position, dice, size, json),
+        _ if size.is_some() => {
+            return Err(bad_input(format!(
+                "--size is a halma-grasshopper option: {game} has no board size to choose"
+            )))
+        }
         Variant::Backgammon => {
             let (setup, entries) = legal_moves(position, dice)?;
             (setup.dice, entries)
@@ -141,5 +271,28 @@ mod tests {
     fn never_finishing_needs_dice() {
         let err = nf_legal_moves("start", None).unwrap_err();
         assert!(err.to_string().contains("--dice"), "{err}");
+    }
+
+    #[test]
+    fn halma_start_has_24_moves_each_with_its_result_black_to_move() {
+        let (end, entries) = halma_legal_moves(halma_position("start", None).unwrap());
+        assert_eq!(end, None);
+        assert_eq!(entries.len(), 24);
+        assert!(entries.iter().all(|e| e.position.ends_with(":b:1")));
+        // A jump is listed from-to, with its path beside it; a step has no other form.
+        let jump = entries.iter().find(|e| e.play == "a3-a5").unwrap();
+        assert_eq!(jump.path.as_deref(), Some("a3:a5"));
+        let step = entries.iter().find(|e| e.play == "a4-b5").unwrap();
+        assert_eq!(step.path.as_deref(), Some("a4-b5"));
+    }
+
+    #[test]
+    fn a_finished_halma_game_has_no_moves_and_says_why() {
+        // All White pieces in Black's camp: White has won.
+        let won = "8:4wwww/5www/6ww/7w/b7/bb6/bbb5/bbbb4:b:60";
+        let (end, entries) = halma_legal_moves(halma_position(won, None).unwrap());
+        assert!(entries.is_empty());
+        let text = halma_end_text(end.unwrap());
+        assert!(text.contains("White has won"), "{text}");
     }
 }

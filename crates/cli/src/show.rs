@@ -1,24 +1,40 @@
 //! `tabula show`: draws a position.
 
+use crate::board::halma::{render_halma, HalmaView};
 use crate::board::{render, BoardView, HomeSide, Layout};
-use crate::input::{nf_position, variant, Setup, Variant};
+use crate::error::bad_input;
+use crate::input::{halma_position, nf_position, variant, Setup, Variant};
+use crate::moves::halma_end_text;
 use anyhow::Result;
 use std::io::Write;
 use tabula_core::Color;
+use tabula_halma::{HalmaGrasshopper, HalmaOptions};
 
-/// Runs the command: the board from `viewer` (default: the player on roll).
-pub fn run(
-    out: &mut dyn Write,
-    game: &str,
-    position: &str,
-    viewer: Option<Color>,
-    home: HomeSide,
-) -> Result<()> {
-    match variant(game)? {
+/// What `tabula show` was asked, beyond the game and the position.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ShowOptions<'a> {
+    /// Whose side to draw it from (default: the player on roll, or to move).
+    pub viewer: Option<Color>,
+    /// Where the viewer's home board is (backgammon games only; default right).
+    pub home: Option<HomeSide>,
+    /// The board size of `start` (Grasshopper (Halma) only).
+    pub size: Option<&'a str>,
+}
+
+/// Runs the command.
+pub fn run(out: &mut dyn Write, game: &str, position: &str, options: ShowOptions) -> Result<()> {
+    let variant = variant(game)?;
+    if variant != Variant::HalmaGrasshopper && options.size.is_some() {
+        return Err(bad_input(format!(
+            "--size is a halma-grasshopper option: {game} has no board size to choose"
+        )));
+    }
+    let home = options.home.unwrap_or_default();
+    match variant {
         Variant::Backgammon => {
             let setup = Setup::parse(position)?;
             let layout = Layout {
-                viewer: viewer.unwrap_or(setup.on_roll),
+                viewer: options.viewer.unwrap_or(setup.on_roll),
                 home,
             };
             out.write_all(render(&setup.view(), layout).as_bytes())?;
@@ -27,13 +43,40 @@ pub fn run(
         Variant::NeverFinishing => {
             let tables = nf_position(position)?;
             let layout = Layout {
-                viewer: viewer.unwrap_or(tables.to_move),
+                viewer: options.viewer.unwrap_or(tables.to_move),
                 home,
             };
             let view = BoardView::new(tables.position, tables.to_move);
             out.write_all(render(&view, layout).as_bytes())?;
             writeln!(out, "Tables position: {tables}")?;
         }
+        Variant::HalmaGrasshopper => {
+            if options.home.is_some() {
+                return Err(bad_input(
+                    "--home is a backgammon option: halma-grasshopper has no home board",
+                ));
+            }
+            let position = halma_position(position, options.size)?;
+            // The game from this position says whether it is already over.
+            let game = HalmaGrasshopper::from_position(position, HalmaOptions::default());
+            let mut view = HalmaView::new(position);
+            view.ply_limit = Some(game.ply_limit());
+            if let Some(end) = game.end() {
+                view.status = capitalized_first(&halma_end_text(end));
+            }
+            let viewer = options.viewer.unwrap_or(position.to_move());
+            out.write_all(render_halma(&view, viewer).as_bytes())?;
+            writeln!(out, "Position: {position}")?;
+        }
     }
     Ok(())
+}
+
+/// `text` with its first letter in upper case.
+fn capitalized_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }

@@ -21,7 +21,10 @@
 //! point. It is drawn at the bottom of that stack (the edge of the board) in its own letter in
 //! lowercase (`o`, `x`), with the trappers above it, and a legend line under the board says
 //! so. A board without trapped checkers is drawn exactly as in backgammon.
+//!
+//! Grasshopper (Halma) has a square board of its own: [`halma`].
 
+pub mod halma;
 mod render;
 
 pub use render::render;

@@ -4,7 +4,7 @@
 use super::human::{Command, HELP};
 use super::narrate::{score_text, Narrator};
 use super::{bot_seed, final_line, names, Table};
-use crate::board::{BoardView, CubeView, ScoreView};
+use crate::board::{render, BoardView, CubeView, HomeSide, Layout, ScoreView};
 use crate::error::bad_input;
 use crate::PlayArgs;
 use anyhow::{anyhow, Result};
@@ -106,6 +106,31 @@ fn refusal(e: &BackgammonError) -> String {
     format!("{s}.")
 }
 
+impl BackgammonTable {
+    /// The drawing's contents.
+    fn view(&self) -> BoardView {
+        let session = &self.session;
+        let game = session.game();
+        let mut view = BoardView::new(game.board(), game.turn());
+        view.names = self.names.clone();
+        view.cube = Some(if session.is_crawford_game() {
+            CubeView::Crawford
+        } else {
+            match game.cube().owner() {
+                Some(owner) => CubeView::Owned(game.cube().value(), owner),
+                None => CubeView::Centred(game.cube().value()),
+            }
+        });
+        view.score = Some(ScoreView {
+            points: session.score(),
+            match_length: session.options().match_length().map(u32::from),
+        });
+        view.dice = game.dice();
+        view.status = Some(self.status_line());
+        view
+    }
+}
+
 impl Table for BackgammonTable {
     type Action = Action;
 
@@ -148,26 +173,12 @@ impl Table for BackgammonTable {
         self.narrator.flush()
     }
 
-    fn view(&self) -> BoardView {
-        let session = &self.session;
-        let game = session.game();
-        let mut view = BoardView::new(game.board(), game.turn());
-        view.names = self.names.clone();
-        view.cube = Some(if session.is_crawford_game() {
-            CubeView::Crawford
-        } else {
-            match game.cube().owner() {
-                Some(owner) => CubeView::Owned(game.cube().value(), owner),
-                None => CubeView::Centred(game.cube().value()),
-            }
-        });
-        view.score = Some(ScoreView {
-            points: session.score(),
-            match_length: session.options().match_length().map(u32::from),
-        });
-        view.dice = game.dice();
-        view.status = Some(self.status_line());
-        view
+    fn drawing(&self, viewer: Color) -> String {
+        let layout = Layout {
+            viewer,
+            home: HomeSide::Right,
+        };
+        render(&self.view(), layout)
     }
 
     fn status_line(&self) -> String {
@@ -213,10 +224,12 @@ impl Table for BackgammonTable {
 
     fn read_play(&self, text: &str) -> Result<Action, String> {
         let game = self.session.game();
-        let dice = game.dice().ok_or("there are no dice to play")?;
+        let dice = game
+            .dice()
+            .ok_or("Illegal move: there are no dice to play")?;
         match_play(&game.board(), dice, text)
             .map(|(_, after)| Action::Move(after))
-            .map_err(|e| e.to_string())
+            .map_err(|e| format!("Illegal move: {e}"))
     }
 
     fn other(&self, command: &Command) -> Result<Action, String> {
@@ -224,7 +237,8 @@ impl Table for BackgammonTable {
             Command::Roll => Action::Roll,
             Command::Double => Action::Double,
             Command::Take => Action::Take,
-            Command::Drop => Action::Drop,
+            // `pass` is the other word for dropping a double.
+            Command::Drop | Command::Pass => Action::Drop,
             Command::Beaver => Action::Beaver,
             Command::Resign(level) => Action::Resign(level),
             Command::Accept => Action::AcceptResignation,
@@ -248,7 +262,7 @@ impl Table for BackgammonTable {
 
     fn progress(&self) -> String {
         format!(
-            "game {}, {}",
+            "in game {}, {}",
             self.session.game_number(),
             score_text(&self.session)
         )

@@ -11,8 +11,13 @@ pub enum Command {
     Double,
     /// Take the cube.
     Take,
-    /// Drop (pass) the cube.
+    /// Drop the cube.
     Drop,
+    /// `pass`: drop the cube in backgammon; pass the turn in Grasshopper (Halma), where it is
+    /// legal only without a move.
+    Pass,
+    /// Offer a draw, or accept the opponent's offer (Grasshopper (Halma)).
+    Draw,
     /// Take and redouble at once (money play with beavers).
     Beaver,
     /// Offer to resign at this level.
@@ -31,8 +36,9 @@ pub enum Command {
     Quit,
     /// The move with this number in the `moves` list (from 1).
     Pick(usize),
-    /// Anything else: a move in gnubg notation (with `^` for a trap in Never-Finishing),
-    /// checked against the position.
+    /// Anything else that looks like a move: gnubg notation (with `^` for a trap in
+    /// Never-Finishing), or squares (`c3-e5`, `c3:e5:g7`) in Grasshopper (Halma); checked
+    /// against the position.
     Play(String),
 }
 
@@ -64,6 +70,29 @@ Commands:
   help            this text
   quit            stop (end of input does too)";
 
+/// The help text of Grasshopper (Halma): moves, pass and draws (no dice, no cube).
+pub const HALMA_HELP: &str = "\
+Commands:
+  <move>          from-to, a step or any chain of jumps: c3-d4, c3-e5; or a jump
+                  path, each square the chain lands on: c3:e5:g7
+  pass            pass the turn (only when you have no legal move)
+  draw            offer a draw (then make your move), or accept the other side's offer;
+                  moving declines an offer
+  moves           list the legal moves with their jump paths; then a number picks one
+  board           draw the board again
+  help            this text
+  quit            stop (end of input does too)";
+
+/// Whether a word starts like a square of the Grasshopper (Halma) board: a file letter and a
+/// rank digit (`c3`, `j10`).
+fn is_square_start(word: &str) -> bool {
+    let mut bytes = word.bytes();
+    matches!(
+        (bytes.next(), bytes.next()),
+        (Some(b'a'..=b'j'), Some(b'0'..=b'9'))
+    )
+}
+
 /// Reads a line. Words are case-insensitive; an unknown word that is not a move is refused
 /// with a hint.
 pub fn parse(line: &str) -> Result<Command, String> {
@@ -82,7 +111,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "" | "r" | "roll" => simple(Command::Roll),
         "d" | "double" => simple(Command::Double),
         "t" | "take" => simple(Command::Take),
-        "drop" | "pass" => simple(Command::Drop),
+        "drop" => simple(Command::Drop),
+        "pass" => simple(Command::Pass),
+        "draw" => simple(Command::Draw),
         "beaver" => simple(Command::Beaver),
         "accept" => simple(Command::Accept),
         "reject" => simple(Command::Reject),
@@ -102,7 +133,10 @@ pub fn parse(line: &str) -> Result<Command, String> {
             .parse::<usize>()
             .map(Command::Pick)
             .map_err(|_| format!("there is no move number {w}")),
-        w if w.starts_with(|c: char| c.is_ascii_digit()) || w.starts_with("bar") => {
+        w if w.starts_with(|c: char| c.is_ascii_digit())
+            || w.starts_with("bar")
+            || is_square_start(w) =>
+        {
             Ok(Command::Play(line.trim().to_string()))
         }
         w => Err(format!("unknown command {w:?} (type help)")),
@@ -117,7 +151,15 @@ mod tests {
     fn words_and_moves_are_recognised() {
         assert_eq!(parse(""), Ok(Command::Roll));
         assert_eq!(parse("  Double "), Ok(Command::Double));
-        assert_eq!(parse("pass"), Ok(Command::Drop));
+        assert_eq!(parse("drop"), Ok(Command::Drop));
+        assert_eq!(parse("pass"), Ok(Command::Pass));
+        assert_eq!(parse("Draw"), Ok(Command::Draw));
+        assert_eq!(parse("C3-e5"), Ok(Command::Play("C3-e5".to_string())));
+        assert_eq!(
+            parse(" c3:e5:g7 "),
+            Ok(Command::Play("c3:e5:g7".to_string()))
+        );
+        assert_eq!(parse("j10-i9"), Ok(Command::Play("j10-i9".to_string())));
         assert_eq!(parse("resign"), Ok(Command::Resign(ResignLevel::Single)));
         assert_eq!(
             parse("resign gammon"),

@@ -1,11 +1,12 @@
-//! `tabula play`: a match or a money session in the terminal, people against bots or each
-//! other, driven through [`tabula_core::Game`].
+//! `tabula play`: a match, a money session or a single game in the terminal, people against
+//! bots or each other, driven through [`tabula_core::Game`].
 //!
 //! One loop ([`drive`]) serves every game: it rolls at chance nodes, lets bots act, draws the
 //! board for people and reads their lines. What differs between games (the session type, its
-//! bots, its narration, which commands exist) sits behind the small [`Table`] trait, with one
-//! implementation per game: [`backgammon`] (with the cube) and [`never_finishing`] (hit or
-//! trap, no cube).
+//! bots, its narration, its drawing, which commands exist) sits behind the small [`Table`]
+//! trait, with one implementation per game: [`backgammon`] (with the cube),
+//! [`never_finishing`] (hit or trap, no cube) and [`halma`] (Grasshopper (Halma): no dice, a
+//! draw by agreement). A dice-free game simply never reaches a chance node.
 //!
 //! The dice come from [`ChaChaDice`] seeded with `--seed` (or the clock, printed), and the
 //! bots are seeded from the same seed, so a session between bots replays exactly, and a
@@ -13,16 +14,17 @@
 //! the session's event log; people see the board from their side whenever they must decide.
 
 mod backgammon;
+mod halma;
 mod human;
 mod narrate;
 mod never_finishing;
 mod nf_narrate;
 
-use crate::board::{checker, render, BoardView, HomeSide, Layout};
+use crate::board::checker;
 use crate::error::bad_input;
 use crate::input::{variant, Variant};
 use crate::PlayArgs;
-use anyhow::Result;
+use anyhow::{anyhow, Result};
 use human::Command;
 use std::io::{BufRead, ErrorKind, Write};
 use tabula_ai::Level;
@@ -37,38 +39,46 @@ trait Table {
     fn status(&self) -> Status;
     /// How many events the session has logged (the board is drawn once per change).
     fn event_count(&self) -> usize;
-    /// Supplies dice at a chance node.
-    fn roll(&mut self, roll: DiceRoll) -> Result<()>;
+    /// Supplies dice at a chance node. A dice-free game never reaches one and keeps this
+    /// default, which refuses.
+    fn roll(&mut self, _roll: DiceRoll) -> Result<()> {
+        Err(anyhow!("this game is played without dice"))
+    }
     /// Lets `player`'s bot act; `false` when `player` is a person.
     fn bot_acts(&mut self, player: Color) -> Result<bool>;
     /// Applies a person's action; a refusal comes back as a sentence to show them.
     fn apply(&mut self, action: Self::Action) -> Result<(), String>;
     /// Lines for the events logged since the last call.
     fn narrate(&mut self) -> Vec<String>;
-    /// A roll held back by the narrator (to be told with its play), as its own line.
-    fn flush(&mut self) -> Option<String>;
-    /// The drawing of the current state.
-    fn view(&self) -> BoardView;
+    /// A roll held back by the narrator (to be told with its play), as its own line. Games
+    /// without dice hold nothing back.
+    fn flush(&mut self) -> Option<String> {
+        None
+    }
+    /// The drawing of the current state, seen from `viewer`'s side.
+    fn drawing(&self, viewer: Color) -> String;
     /// What the deciding player is asked ("White to play 6-5").
     fn status_line(&self) -> String;
     /// The legal plays when a move is due, in the order `moves` lists them.
     fn plays(&self) -> Vec<(String, Self::Action)>;
-    /// The play a person typed, or why it is refused.
+    /// The play a person typed, or why it is refused, as the sentence to show
+    /// ("Illegal move: ...").
     fn read_play(&self, text: &str) -> Result<Self::Action, String>;
-    /// Any other command (roll, cube, resignation), or why it is refused.
+    /// Any other command (roll, cube, resignation, pass, draw), or why it is refused.
     fn other(&self, command: &Command) -> Result<Self::Action, String>;
     /// The help text.
     fn help(&self) -> &'static str;
     /// The choices named in the prompt for a decision.
     fn hint(&self, decision: Decision) -> &'static str;
-    /// Where the session stands, for the line printed on quitting: "game 2, score 1-0 to 3".
+    /// Where the session stands, for the line printed on quitting, after "Stopped ":
+    /// "in game 2, score 1-0 to 3", "at ply 12, White to move".
     fn progress(&self) -> String;
     /// The last line once the session is over.
     fn final_line(&self, winner: Option<Color>) -> String;
 }
 
 /// `human` or a bot level.
-fn parse_player(text: &str, flag: &str) -> Result<Option<Level>> {
+pub(crate) fn parse_player(text: &str, flag: &str) -> Result<Option<Level>> {
     if text.eq_ignore_ascii_case("human") {
         return Ok(None);
     }
@@ -165,7 +175,6 @@ fn read_human<T: Table>(
     table: &T,
     player: Color,
     decision: Decision,
-    layout: Layout,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<Typed<T::Action>> {
@@ -202,7 +211,7 @@ fn read_human<T: Table>(
         Command::Help => table.help().to_string(),
         Command::Quit => return Ok(Typed::Quit),
         Command::Board => {
-            write!(out, "{}", render(&table.view(), layout))?;
+            write!(out, "{}", table.drawing(player))?;
             return Ok(Typed::Again);
         }
         Command::Moves if moving => {
@@ -221,7 +230,7 @@ fn read_human<T: Table>(
         }
         Command::Play(text) if moving => match table.read_play(&text) {
             Ok(action) => return Ok(Typed::Act(action)),
-            Err(reason) => format!("Illegal move: {reason}"),
+            Err(reason) => reason,
         },
         Command::Pick(_) | Command::Play(_) => cannot_move(),
         // An empty line means "roll" before rolling; while moving it asks for the move.
@@ -259,18 +268,14 @@ fn drive<T: Table>(
                 if table.bot_acts(player)? {
                     continue;
                 }
-                let layout = Layout {
-                    viewer: player,
-                    home: HomeSide::Right,
-                };
                 if drawn_at != Some(table.event_count()) {
                     if let Some(line) = table.flush() {
                         writeln!(out, "{line}")?;
                     }
-                    write!(out, "\n{}", render(&table.view(), layout))?;
+                    write!(out, "\n{}", table.drawing(player))?;
                     drawn_at = Some(table.event_count());
                 }
-                match read_human(table, player, decision, layout, input, out)? {
+                match read_human(table, player, decision, input, out)? {
                     Typed::Act(action) => {
                         if let Err(reason) = table.apply(action) {
                             writeln!(out, "{reason}")?;
@@ -280,7 +285,7 @@ fn drive<T: Table>(
                     Typed::Quit => {
                         writeln!(
                             out,
-                            "Stopped in {}. Replay with --seed {seed}.",
+                            "Stopped {}. Replay with --seed {seed}.",
                             table.progress()
                         )?;
                         return Ok(());
@@ -315,26 +320,53 @@ fn start<T: Table>(
     drive(table, seed, input, out)
 }
 
+/// Refuses the Grasshopper (Halma) options for the backgammon games.
+fn refuse_halma_options(args: &PlayArgs) -> Result<()> {
+    let given = [
+        (args.size.is_some(), "--size"),
+        (args.ply_limit.is_some(), "--ply-limit"),
+    ];
+    match given.iter().find(|(given, _)| *given) {
+        Some((_, flag)) => Err(bad_input(format!(
+            "{flag} is a halma-grasshopper option, not one of {}",
+            args.game
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The players of a backgammon game (`--black` defaults to `medium`), once the Grasshopper
+/// (Halma) options are refused.
+fn dice_game_levels(args: &PlayArgs) -> Result<ByColor<Option<Level>>> {
+    refuse_halma_options(args)?;
+    Ok(ByColor {
+        white: parse_player(&args.white, "--white")?,
+        black: parse_player(args.black.as_deref().unwrap_or("medium"), "--black")?,
+    })
+}
+
 /// Runs the command, reading people's input from `input`.
 pub fn run(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
-    let game = variant(&args.game)?;
-    let levels = ByColor {
-        white: parse_player(&args.white, "--white")?,
-        black: parse_player(&args.black, "--black")?,
-    };
-    let two_bots = levels.white.is_some() && levels.black.is_some();
-    let seed = args.seed;
-    match game {
+    let two_bots =
+        |levels: ByColor<Option<Level>>| levels.white.is_some() && levels.black.is_some();
+    match variant(&args.game)? {
         Variant::Backgammon => {
-            let options = backgammon::options(args, two_bots)?;
-            let seed = seed.unwrap_or_else(clock_seed);
+            let levels = dice_game_levels(args)?;
+            let options = backgammon::options(args, two_bots(levels))?;
+            let seed = args.seed.unwrap_or_else(clock_seed);
             let (mut table, what) = backgammon::table(options, levels, seed)?;
             start(&mut table, &what, levels, seed, input, out)
         }
         Variant::NeverFinishing => {
-            let options = never_finishing::options(args, two_bots)?;
-            let seed = seed.unwrap_or_else(clock_seed);
+            let levels = dice_game_levels(args)?;
+            let options = never_finishing::options(args, two_bots(levels))?;
+            let seed = args.seed.unwrap_or_else(clock_seed);
             let (mut table, what) = never_finishing::table(options, levels, seed)?;
+            start(&mut table, &what, levels, seed, input, out)
+        }
+        Variant::HalmaGrasshopper => {
+            let seed = args.seed.unwrap_or_else(clock_seed);
+            let (mut table, what, levels) = halma::table(args, seed)?;
             start(&mut table, &what, levels, seed, input, out)
         }
     }

@@ -5,7 +5,7 @@
 use super::human::{Command, NF_HELP};
 use super::nf_narrate::{nf_score_text, NfNarrator};
 use super::{bot_seed, final_line, names, Table};
-use crate::board::{BoardView, ScoreView};
+use crate::board::{render, BoardView, HomeSide, Layout, ScoreView};
 use crate::error::bad_input;
 use crate::PlayArgs;
 use anyhow::{anyhow, Result};
@@ -98,6 +98,22 @@ fn match_length(session: &NeverFinishing) -> Option<u32> {
     }
 }
 
+impl NfTable {
+    /// The drawing's contents.
+    fn view(&self) -> BoardView {
+        let game = self.session.game();
+        let mut view = BoardView::new(game.board(), game.turn());
+        view.names = self.names.clone();
+        view.score = Some(ScoreView {
+            points: self.session.score(),
+            match_length: match_length(&self.session),
+        });
+        view.dice = game.dice();
+        view.status = Some(self.status_line());
+        view
+    }
+}
+
 impl Table for NfTable {
     type Action = Action;
 
@@ -149,17 +165,12 @@ impl Table for NfTable {
         self.narrator.flush()
     }
 
-    fn view(&self) -> BoardView {
-        let game = self.session.game();
-        let mut view = BoardView::new(game.board(), game.turn());
-        view.names = self.names.clone();
-        view.score = Some(ScoreView {
-            points: self.session.score(),
-            match_length: match_length(&self.session),
-        });
-        view.dice = game.dice();
-        view.status = Some(self.status_line());
-        view
+    fn drawing(&self, viewer: Color) -> String {
+        let layout = Layout {
+            viewer,
+            home: HomeSide::Right,
+        };
+        render(&self.view(), layout)
     }
 
     fn status_line(&self) -> String {
@@ -187,15 +198,17 @@ impl Table for NfTable {
 
     fn read_play(&self, text: &str) -> Result<Action, String> {
         let game = self.session.game();
-        let dice = game.dice().ok_or("there are no dice to play")?;
+        let dice = game
+            .dice()
+            .ok_or("Illegal move: there are no dice to play")?;
         match_play_nf(&game.board(), dice, text)
             .map(|(_, after)| Action::Move(after))
-            .map_err(|e| e.to_string())
+            .map_err(|e| format!("Illegal move: {e}"))
     }
 
     fn other(&self, command: &Command) -> Result<Action, String> {
         Err(match command {
-            Command::Double | Command::Take | Command::Drop | Command::Beaver => {
+            Command::Double | Command::Take | Command::Drop | Command::Pass | Command::Beaver => {
                 "There is no cube in Never-Finishing backgammon.".to_string()
             }
             Command::Resign(_) | Command::Accept | Command::Reject => {
@@ -216,7 +229,7 @@ impl Table for NfTable {
 
     fn progress(&self) -> String {
         format!(
-            "game {}, {}",
+            "in game {}, {}",
             self.session.game_number(),
             nf_score_text(&self.session)
         )
@@ -261,7 +274,7 @@ mod tests {
         let table = blot_table(Dice::new(5, 3).unwrap());
         assert_eq!(
             table.read_play("13/8 13/10").unwrap_err(),
-            "13/8 13/10 is ambiguous: it could be 13/10 13/8* or 13/10 13/8^"
+            "Illegal move: 13/8 13/10 is ambiguous: it could be 13/10 13/8* or 13/10 13/8^"
         );
         let hit = table.read_play("13/8* 13/10").unwrap();
         let trap = table.read_play("13/8^ 13/10").unwrap();
