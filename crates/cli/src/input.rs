@@ -4,7 +4,9 @@
 //!
 //! Backgammon positions are gnubg or XGID text ([`Setup`]); Never-Finishing positions are
 //! Tabula's tables notation ([`nf_position`]), which alone can record trapped checkers;
-//! Grasshopper (Halma) positions are the halma position notation ([`halma_position`]).
+//! Grasshopper (Halma) positions are the halma position notation ([`halma_position`]);
+//! Grasshopper (the dice-free backgammon variant) positions are its own position text
+//! ([`grasshopper_position`]).
 //!
 //! Colours: a bare Position ID does not say who is on roll, so White is assumed. In gnubg's
 //! Match ID, player 1 (the user, drawn at the bottom by gnubg) is White and player 0 is
@@ -14,6 +16,8 @@ use crate::board::{BoardView, CubeView, ScoreView};
 use crate::error::bad_input;
 use anyhow::Result;
 use tabula_core::{ByColor, Color, Dice, GameId};
+use tabula_grasshopper::notation::parse_position as parse_grasshopper;
+use tabula_grasshopper::{Checkers, Position as GrasshopperPosition};
 use tabula_halma::{BoardSize, Position as HalmaPosition};
 use tabula_tables::never_finishing::start_position;
 use tabula_tables::notation::xgid::{CubeOwner, Side, XgidDice};
@@ -29,17 +33,57 @@ pub enum Variant {
     NeverFinishing,
     /// Grasshopper, the Halma variant: no dice, a race between corner camps.
     HalmaGrasshopper,
+    /// Grasshopper, the dice-free backgammon variant: walls, jumps, scoring twice in
+    /// succession.
+    Grasshopper,
 }
 
-/// The game `game` names, when its engine is available (backgammon, Never-Finishing and
-/// Grasshopper (Halma)).
+/// The game `game` names: every game id has an engine now.
 pub fn variant(game: &str) -> Result<Variant> {
     match game.parse::<GameId>() {
         Ok(GameId::Backgammon) => Ok(Variant::Backgammon),
         Ok(GameId::NeverFinishing) => Ok(Variant::NeverFinishing),
         Ok(GameId::HalmaGrasshopper) => Ok(Variant::HalmaGrasshopper),
-        Ok(other) => Err(bad_input(format!("{other} is not available yet"))),
+        Ok(GameId::Grasshopper) => Ok(Variant::Grasshopper),
         Err(e) => Err(bad_input(e.to_string())),
+    }
+}
+
+/// The checker count after `--checkers` (default 14), refused unless even and 2 to 14.
+pub fn grasshopper_checkers(n: Option<u32>) -> Result<Checkers> {
+    match n {
+        None => Ok(Checkers::default()),
+        Some(n) => Checkers::new(n).map_err(|e| bad_input(format!("bad --checkers {n}: {e}"))),
+    }
+}
+
+/// Refuses `--checkers` for the games that have no checker count to choose.
+pub fn refuse_checkers(checkers: Option<u32>, game: &str) -> Result<()> {
+    match checkers {
+        Some(_) => Err(bad_input(format!(
+            "--checkers is a grasshopper option: {game} has no checker count to choose"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// A Grasshopper position: `start` with `checkers` each (default 14), or the position text
+/// (`....../....../....../...... w 14-14 0-0 - 14`, one quoted argument). A `--checkers`
+/// that contradicts the text's own count is refused rather than silently ignored.
+pub fn grasshopper_position(text: &str, checkers: Option<u32>) -> Result<GrasshopperPosition> {
+    let text = text.trim();
+    let n = grasshopper_checkers(checkers)?;
+    if text.eq_ignore_ascii_case("start") {
+        return Ok(GrasshopperPosition::start(n));
+    }
+    let position =
+        parse_grasshopper(text).map_err(|e| bad_input(format!("bad position {text:?}: {e}")))?;
+    match checkers {
+        Some(c) if c != u32::from(position.checkers().get()) => Err(bad_input(format!(
+            "--checkers {c} contradicts the position, which has {} checkers each",
+            position.checkers()
+        ))),
+        _ => Ok(position),
     }
 }
 
@@ -388,14 +432,15 @@ mod tests {
     }
 
     #[test]
-    fn games_without_an_engine_are_refused() {
+    fn every_game_id_has_an_engine_and_unknown_games_are_refused() {
         assert_eq!(variant("backgammon").unwrap(), Variant::Backgammon);
         assert_eq!(variant("never-finishing").unwrap(), Variant::NeverFinishing);
         assert_eq!(
             variant("halma-grasshopper").unwrap(),
             Variant::HalmaGrasshopper
         );
-        for game in ["grasshopper", "chess"] {
+        assert_eq!(variant("grasshopper").unwrap(), Variant::Grasshopper);
+        for game in ["chess", "Grasshopper (Halma)", ""] {
             assert!(variant(game).is_err());
         }
         assert!(nf_position("4HPwATDgc/ABMA")
@@ -417,6 +462,30 @@ mod tests {
         let err = halma_position("start", Some("9")).unwrap_err();
         assert!(err.to_string().contains("8x8 or 10x10"), "{err}");
         let err = halma_position("8:bogus:w", None).unwrap_err();
+        assert!(err.to_string().starts_with("bad position"), "{err}");
+    }
+
+    #[test]
+    fn grasshopper_start_takes_the_checker_count_and_a_text_must_agree_with_it() {
+        let start = grasshopper_position("START", None).unwrap();
+        assert_eq!(
+            start.to_string(),
+            "....../....../....../...... w 14-14 0-0 - 14"
+        );
+        let small = grasshopper_position("start", Some(4)).unwrap();
+        assert_eq!(small.hand(Color::Black), 4);
+        let text = "..w.../b...../....../...... b 5-5 0-0 - 6";
+        assert_eq!(
+            grasshopper_position(text, Some(6)).unwrap().to_string(),
+            text
+        );
+        let err = grasshopper_position(text, Some(4)).unwrap_err();
+        assert!(err.to_string().contains("contradicts"), "{err}");
+        for n in [0, 3, 16] {
+            let err = grasshopper_position("start", Some(n)).unwrap_err();
+            assert!(err.to_string().starts_with("bad --checkers"), "{err}");
+        }
+        let err = grasshopper_position("w.b... w", None).unwrap_err();
         assert!(err.to_string().starts_with("bad position"), "{err}");
     }
 

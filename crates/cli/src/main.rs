@@ -1,5 +1,6 @@
 //! The `tabula` command: list legal moves, draw positions, and play backgammon,
-//! Never-Finishing backgammon and Grasshopper (Halma) in the terminal against people or bots.
+//! Never-Finishing backgammon, Grasshopper and Grasshopper (Halma) in the terminal against
+//! people or bots; solve the small Grasshopper games exactly.
 //!
 //! Errors are reported on one line (`error: ...`) on stderr; bad input and usage errors exit
 //! with code 2, other failures with 1. See `docs/cli.md`.
@@ -10,6 +11,7 @@ mod input;
 mod moves;
 mod play;
 mod show;
+mod solve;
 
 use board::HomeSide;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -30,12 +32,13 @@ struct Cli {
 enum Command {
     /// List every legal move of a position (with given dice, for the dice games).
     Moves {
-        /// The game: backgammon, never-finishing or halma-grasshopper.
+        /// The game: backgammon, never-finishing, grasshopper or halma-grasshopper.
         game: String,
         /// backgammon: a gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`;
         /// never-finishing: the tables notation (`15b/22/15w:0:0:0:0:w`) or `start`;
-        /// halma-grasshopper: the halma notation (`8:4bbbb/5bbb/6bb/7b/w7/ww6/www5/wwww4:w:0`)
-        /// or `start`.
+        /// grasshopper: the position text, quoted (`"w.b.../....../....../...... b 13-13 0-0 -
+        /// 14"`), or `start`; halma-grasshopper: the halma notation
+        /// (`8:4bbbb/5bbb/6bb/7b/w7/ww6/www5/wwww4:w:0`) or `start`.
         // An XGID without its prefix may start with '-' (an empty bar).
         #[arg(allow_hyphen_values = true)]
         position: String,
@@ -45,17 +48,21 @@ enum Command {
         /// halma-grasshopper: the board of `start`, 8 (default) or 10.
         #[arg(long, value_name = "8|10")]
         size: Option<String>,
+        /// grasshopper: checkers each in `start`, even, 2 to 14 (default 14).
+        #[arg(long, value_name = "N")]
+        checkers: Option<u32>,
         /// Print one JSON object {"moves": [{"move", "position"}, ...]}.
         #[arg(long)]
         json: bool,
     },
     /// Draw a position.
     Show {
-        /// The game: backgammon, never-finishing or halma-grasshopper.
+        /// The game: backgammon, never-finishing, grasshopper or halma-grasshopper.
         game: String,
         /// backgammon: a gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`;
         /// never-finishing: the tables notation (`15b/22/15w:0:0:0:0:w`) or `start`;
-        /// halma-grasshopper: the halma notation or `start`.
+        /// grasshopper: the position text (quoted) or `start`; halma-grasshopper: the halma
+        /// notation or `start`.
         // An XGID without its prefix may start with '-' (an empty bar).
         #[arg(allow_hyphen_values = true)]
         position: String,
@@ -68,9 +75,32 @@ enum Command {
         /// halma-grasshopper: the board of `start`, 8 (default) or 10.
         #[arg(long, value_name = "8|10")]
         size: Option<String>,
+        /// grasshopper: checkers each in `start`, even, 2 to 14 (default 14).
+        #[arg(long, value_name = "N")]
+        checkers: Option<u32>,
     },
     /// Play a match or a money session in the terminal.
     Play(PlayArgs),
+    /// Solve a game's start exactly (grasshopper only): its value under perfect play and a
+    /// best first move.
+    Solve(SolveArgs),
+}
+
+/// The options of `tabula solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The game: grasshopper.
+    pub game: String,
+    /// Checkers each, even, 2 to 14 (required: only the small games can be solved).
+    #[arg(long, value_name = "N")]
+    pub checkers: Option<u32>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The most memory the transposition table may take, in GiB (default 8); past it the
+    /// solve stays exact but slows down.
+    #[arg(long, value_name = "G")]
+    pub max_table_gib: Option<f64>,
 }
 
 /// A player's colour on the command line.
@@ -90,7 +120,7 @@ enum Home {
 /// The options of `tabula play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The game: backgammon, never-finishing or halma-grasshopper.
+    /// The game: backgammon, never-finishing, grasshopper or halma-grasshopper.
     pub game: String,
     /// Play a match to N points (default 5; never-finishing: 3).
     #[arg(long = "match", value_name = "N", conflicts_with = "money")]
@@ -99,10 +129,11 @@ pub struct PlayArgs {
     #[arg(long)]
     pub money: bool,
     /// Who plays White: `human` or a bot level (random, easy, medium, strong;
-    /// halma-grasshopper: random only).
+    /// halma-grasshopper: random only; grasshopper: random or perfect).
     #[arg(long, default_value = "human")]
     pub white: String,
-    /// Who plays Black: `human` or a bot level (default medium; halma-grasshopper: random).
+    /// Who plays Black: `human` or a bot level (default medium; halma-grasshopper: random;
+    /// grasshopper: perfect up to 4 checkers, else random).
     #[arg(long)]
     pub black: Option<String>,
     /// Seed of the dice (default: from the clock; printed so that the session can be
@@ -131,6 +162,9 @@ pub struct PlayArgs {
     /// 10x10).
     #[arg(long, value_name = "N")]
     pub ply_limit: Option<u32>,
+    /// grasshopper: checkers each, even, 2 to 14 (default 14).
+    #[arg(long, value_name = "N")]
+    pub checkers: Option<u32>,
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -142,21 +176,24 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             position,
             dice,
             size,
+            checkers,
             json,
-        } => moves::run(
-            &mut out,
-            &game,
-            &position,
-            dice.as_deref(),
-            size.as_deref(),
-            json,
-        )?,
+        } => {
+            let options = moves::MovesOptions {
+                dice: dice.as_deref(),
+                size: size.as_deref(),
+                checkers,
+                json,
+            };
+            moves::run(&mut out, &game, &position, options)?
+        }
         Command::Show {
             game,
             position,
             from,
             home,
             size,
+            checkers,
         } => {
             let viewer = from.map(|s| match s {
                 Side::White => Color::White,
@@ -170,6 +207,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 viewer,
                 home,
                 size: size.as_deref(),
+                checkers,
             };
             show::run(&mut out, &game, &position, options)?
         }
@@ -177,6 +215,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let stdin = std::io::stdin();
             play::run(&args, &mut stdin.lock(), &mut out)?
         }
+        Command::Solve(args) => solve::run(&mut out, &args)?,
     }
     out.flush()?;
     Ok(())
@@ -192,7 +231,9 @@ fn clap_failure(err: clap::Error) -> ExitCode {
             return ExitCode::SUCCESS;
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            eprintln!("error: a command is required: moves, show or play (see tabula --help)");
+            eprintln!(
+                "error: a command is required: moves, show, play or solve (see tabula --help)"
+            );
             return ExitCode::from(EXIT_INPUT);
         }
         _ => {}

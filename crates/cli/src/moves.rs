@@ -8,13 +8,22 @@
 //! Grasshopper (Halma) has no dice: its moves are those of the game built from the position
 //! (`HalmaGrasshopper::legal_actions`, the draw offers left out), one per (start, end) pair,
 //! each written `from-to` with the jump path beside it (`c3:e5:g7`).
+//!
+//! Grasshopper (the dice-free backgammon variant) has no dice either: its moves are the
+//! position's `legal_actions()` in the library's order, written in its move text (`in 3`,
+//! `3-9`, `9-15w`, `off 21`, `discard 20`), the pass listed alone when it is the only action.
 
+use crate::board::grasshopper::status_text;
 use crate::error::bad_input;
-use crate::input::{capitalized, halma_position, nf_position, parse_dice, variant, Setup, Variant};
+use crate::input::{
+    capitalized, grasshopper_position, halma_position, nf_position, parse_dice, refuse_checkers,
+    variant, Setup, Variant,
+};
 use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
-use tabula_core::{Dice, Game, Status};
+use tabula_core::{ByColor, Dice, Game, Status};
+use tabula_grasshopper::Position as GrasshopperPosition;
 use tabula_halma::notation::{format_move, PathStyle};
 use tabula_halma::{
     Action, DrawKind, End, HalmaGrasshopper, HalmaOptions, Position as HalmaPosition, WinKind,
@@ -203,17 +212,91 @@ fn run_halma(
     print_halma(out, before.to_move(), end, &entries, json)
 }
 
+/// The legal actions of a Grasshopper position, each with its result (opponent to move): the
+/// single `pass` when nothing else is legal, none once the game is over.
+pub fn grasshopper_legal_moves(before: &GrasshopperPosition) -> Vec<MoveEntry> {
+    before
+        .legal_actions()
+        .iter()
+        .map(|&action| MoveEntry {
+            play: action.to_string(),
+            position: before
+                .play(action)
+                .expect("a generated action is legal")
+                .to_string(),
+            path: None,
+        })
+        .collect()
+}
+
+/// `tabula moves grasshopper`: no dice, `--checkers` for `start`.
+fn run_grasshopper(out: &mut dyn Write, position: &str, options: MovesOptions) -> Result<()> {
+    if options.dice.is_some() {
+        return Err(bad_input(
+            "--dice does not apply: grasshopper is played without dice",
+        ));
+    }
+    if options.size.is_some() {
+        return Err(bad_input(
+            "--size is a halma-grasshopper option: grasshopper is played on the 24 points",
+        ));
+    }
+    let before = grasshopper_position(position, options.checkers)?;
+    let entries = grasshopper_legal_moves(&before);
+    if options.json {
+        serde_json::to_writer(&mut *out, &MovesJson { moves: &entries })?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    let to_move = capitalized(before.turn());
+    match entries.len() {
+        0 => {
+            let names = ByColor::new_with(|c| capitalized(c).to_string());
+            writeln!(out, "No legal move: {}.", status_text(&before, &names))?
+        }
+        1 => writeln!(out, "1 legal move for {to_move}:")?,
+        n => writeln!(out, "{n} legal moves for {to_move}:")?,
+    }
+    let width = entries.iter().map(|e| e.play.len()).max().unwrap_or(0);
+    let digits = entries.len().to_string().len();
+    for (i, e) in entries.iter().enumerate() {
+        writeln!(
+            out,
+            "{:>digits$}. {:<width$}  {}",
+            i + 1,
+            e.play,
+            e.position
+        )?;
+    }
+    Ok(())
+}
+
+/// What `tabula moves` was asked, beyond the game and the position.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MovesOptions<'a> {
+    /// The dice (the dice games).
+    pub dice: Option<&'a str>,
+    /// The board size of `start` (Grasshopper (Halma) only).
+    pub size: Option<&'a str>,
+    /// The checkers each of `start` (Grasshopper only).
+    pub checkers: Option<u32>,
+    /// Print JSON.
+    pub json: bool,
+}
+
 /// Runs the command.
-pub fn run(
-    out: &mut dyn Write,
-    game: &str,
-    position: &str,
-    dice: Option<&str>,
-    size: Option<&str>,
-    json: bool,
-) -> Result<()> {
-    let (dice, entries) = match variant(game)? {
+pub fn run(out: &mut dyn Write, game: &str, position: &str, options: MovesOptions) -> Result<()> {
+    let MovesOptions {
+        dice, size, json, ..
+    } = options;
+    let variant = variant(game)?;
+    if variant == Variant::Grasshopper {
+        return run_grasshopper(out, position, options);
+    }
+    refuse_checkers(options.checkers, game)?;
+    let (dice, entries) = match variant {
         Variant::HalmaGrasshopper => return run_halma(out, position, dice, size, json),
+        Variant::Grasshopper => unreachable!("answered above"),
         _ if size.is_some() => {
             return Err(bad_input(format!(
                 "--size is a halma-grasshopper option: {game} has no board size to choose"
@@ -284,6 +367,29 @@ mod tests {
         assert_eq!(jump.path.as_deref(), Some("a3:a5"));
         let step = entries.iter().find(|e| e.play == "a4-b5").unwrap();
         assert_eq!(step.path.as_deref(), Some("a4-b5"));
+    }
+
+    #[test]
+    fn grasshopper_moves_are_the_library_actions_with_their_results() {
+        let start = grasshopper_position("start", Some(2)).unwrap();
+        let entries = grasshopper_legal_moves(&start);
+        let texts: Vec<&str> = entries.iter().map(|e| e.play.as_str()).collect();
+        assert_eq!(texts, ["in 1", "in 2", "in 3", "in 4", "in 5", "in 6"]);
+        assert_eq!(
+            entries[2].position,
+            "..w.../....../....../...... b 1-2 0-0 - 2"
+        );
+        // White cannot enter (A is full) and has nothing on the board: the pass alone.
+        let stuck = "bbbbbb/....../....../...... w 14-8 0-0 - 14";
+        let entries = grasshopper_legal_moves(&grasshopper_position(stuck, None).unwrap());
+        assert_eq!(entries.len(), 1);
+        assert_eq!(entries[0].play, "pass");
+        assert_eq!(
+            entries[0].position,
+            "bbbbbb/....../....../...... b 14-8 0-0 p 14"
+        );
+        let won = grasshopper_position("bb..../....../....../...... b 0-2 2#-0 - 4", None);
+        assert!(grasshopper_legal_moves(&won.unwrap()).is_empty());
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! `tabula show`: draws a position.
 
+use crate::board::grasshopper::{render_grasshopper, GrasshopperView};
 use crate::board::halma::{render_halma, HalmaView};
 use crate::board::{render, BoardView, HomeSide, Layout};
 use crate::error::bad_input;
-use crate::input::{halma_position, nf_position, variant, Setup, Variant};
+use crate::input::{
+    grasshopper_position, halma_position, nf_position, refuse_checkers, variant, Setup, Variant,
+};
 use crate::moves::halma_end_text;
 use anyhow::Result;
 use std::io::Write;
@@ -19,6 +22,8 @@ pub struct ShowOptions<'a> {
     pub home: Option<HomeSide>,
     /// The board size of `start` (Grasshopper (Halma) only).
     pub size: Option<&'a str>,
+    /// The checkers each of `start` (Grasshopper only).
+    pub checkers: Option<u32>,
 }
 
 /// Runs the command.
@@ -28,6 +33,9 @@ pub fn run(out: &mut dyn Write, game: &str, position: &str, options: ShowOptions
         return Err(bad_input(format!(
             "--size is a halma-grasshopper option: {game} has no board size to choose"
         )));
+    }
+    if variant != Variant::Grasshopper {
+        refuse_checkers(options.checkers, game)?;
     }
     let home = options.home.unwrap_or_default();
     match variant {
@@ -66,6 +74,19 @@ pub fn run(out: &mut dyn Write, game: &str, position: &str, options: ShowOptions
             }
             let viewer = options.viewer.unwrap_or(position.to_move());
             out.write_all(render_halma(&view, viewer).as_bytes())?;
+            writeln!(out, "Position: {position}")?;
+        }
+        Variant::Grasshopper => {
+            if options.home.is_some() {
+                return Err(bad_input(
+                    "--home is a backgammon option: in grasshopper both players bear off \
+                     from the same quadrant",
+                ));
+            }
+            let position = grasshopper_position(position, options.checkers)?;
+            let viewer = options.viewer.unwrap_or(position.turn());
+            let view = GrasshopperView::new(position);
+            out.write_all(render_grasshopper(&view, viewer).as_bytes())?;
             writeln!(out, "Position: {position}")?;
         }
     }

@@ -22,8 +22,10 @@
 //! lowercase (`o`, `x`), with the trappers above it, and a legend line under the board says
 //! so. A board without trapped checkers is drawn exactly as in backgammon.
 //!
-//! Grasshopper (Halma) has a square board of its own: [`halma`].
+//! Grasshopper (Halma) has a square board of its own: [`halma`]; Grasshopper (the dice-free
+//! backgammon variant) its four quadrants stacked: [`grasshopper`].
 
+pub mod grasshopper;
 pub mod halma;
 mod render;
 

@@ -13,7 +13,7 @@ pub enum Command {
     Take,
     /// Drop the cube.
     Drop,
-    /// `pass`: drop the cube in backgammon; pass the turn in Grasshopper (Halma), where it is
+    /// `pass`: drop the cube in backgammon; pass the turn in both Grasshoppers, where it is
     /// legal only without a move.
     Pass,
     /// Offer a draw, or accept the opponent's offer (Grasshopper (Halma)).
@@ -37,7 +37,8 @@ pub enum Command {
     /// The move with this number in the `moves` list (from 1).
     Pick(usize),
     /// Anything else that looks like a move: gnubg notation (with `^` for a trap in
-    /// Never-Finishing), or squares (`c3-e5`, `c3:e5:g7`) in Grasshopper (Halma); checked
+    /// Never-Finishing), squares (`c3-e5`, `c3:e5:g7`) in Grasshopper (Halma), or
+    /// Grasshopper's move text (`in 3`, `3-9`, `9-15w`, `off 21`, `discard 20`); checked
     /// against the position.
     Play(String),
 }
@@ -79,6 +80,23 @@ Commands:
   draw            offer a draw (then make your move), or accept the other side's offer;
                   moving declines an offer
   moves           list the legal moves with their jump paths; then a number picks one
+  board           draw the board again
+  help            this text
+  quit            stop (end of input does too)";
+
+/// The help text of Grasshopper (the dice-free backgammon variant): one action a turn.
+pub const GRASSHOPPER_HELP: &str = "\
+Commands:
+  in 3            enter a checker from your hand on a vacant point of 1-6
+  3-9             move the top checker of 3 to a vacant point of the next quadrant
+  9-15w           build a wall: move the top checker of 9 onto your single on 15
+                  (the w may be left out)
+  off 21          bear off your wall on 21 and score
+  discard 20      remove your single on 20 without scoring (only when all you have
+                  left are singles in 19-24)
+  pass            pass (only when you have no other action)
+                  points are 1-24 or A1-D6 (A4 = 4, B3 = 9, C5 = 17, D3 = 21)
+  moves           list the legal actions; then a number picks one
   board           draw the board again
   help            this text
   quit            stop (end of input does too)";
@@ -133,6 +151,8 @@ pub fn parse(line: &str) -> Result<Command, String> {
             .parse::<usize>()
             .map(Command::Pick)
             .map_err(|_| format!("there is no move number {w}")),
+        // Grasshopper's entries, bear-offs and discards (`in 3`, `off D3`, `discard 20`).
+        "in" | "enter" | "off" | "discard" => Ok(Command::Play(line.trim().to_string())),
         w if w.starts_with(|c: char| c.is_ascii_digit())
             || w.starts_with("bar")
             || is_square_start(w) =>
@@ -171,6 +191,13 @@ mod tests {
         );
         assert_eq!(parse("Bar/22*"), Ok(Command::Play("Bar/22*".to_string())));
         assert_eq!(parse(" 3 "), Ok(Command::Pick(3)));
+        assert_eq!(parse("In A3"), Ok(Command::Play("In A3".to_string())));
+        assert_eq!(parse("off 21"), Ok(Command::Play("off 21".to_string())));
+        assert_eq!(
+            parse("discard d2"),
+            Ok(Command::Play("discard d2".to_string()))
+        );
+        assert_eq!(parse("9-15w"), Ok(Command::Play("9-15w".to_string())));
         assert!(parse("99999999999999999999999").is_err());
     }
 

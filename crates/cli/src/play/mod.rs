@@ -5,8 +5,9 @@
 //! board for people and reads their lines. What differs between games (the session type, its
 //! bots, its narration, its drawing, which commands exist) sits behind the small [`Table`]
 //! trait, with one implementation per game: [`backgammon`] (with the cube),
-//! [`never_finishing`] (hit or trap, no cube) and [`halma`] (Grasshopper (Halma): no dice, a
-//! draw by agreement). A dice-free game simply never reaches a chance node.
+//! [`never_finishing`] (hit or trap, no cube), [`halma`] (Grasshopper (Halma): no dice, a
+//! draw by agreement) and [`grasshopper`] (the dice-free backgammon variant, with a perfect
+//! bot from the exact solver). A dice-free game simply never reaches a chance node.
 //!
 //! The dice come from [`ChaChaDice`] seeded with `--seed` (or the clock, printed), and the
 //! bots are seeded from the same seed, so a session between bots replays exactly, and a
@@ -14,6 +15,7 @@
 //! the session's event log; people see the board from their side whenever they must decide.
 
 mod backgammon;
+mod grasshopper;
 mod halma;
 mod human;
 mod narrate;
@@ -22,7 +24,7 @@ mod nf_narrate;
 
 use crate::board::checker;
 use crate::error::bad_input;
-use crate::input::{variant, Variant};
+use crate::input::{refuse_checkers, variant, Variant};
 use crate::PlayArgs;
 use anyhow::{anyhow, Result};
 use human::Command;
@@ -296,25 +298,31 @@ fn drive<T: Table>(
     }
 }
 
-/// Prints the opening lines and plays the session.
+/// Each side's bot by name (`None` for a person), as the opening line tells them.
+fn bot_names(levels: ByColor<Option<Level>>) -> ByColor<Option<String>> {
+    ByColor::new_with(|c| levels[c].map(|level| level.to_string()))
+}
+
+/// Prints the opening lines and plays the session. `bots` names each side's bot (`None`
+/// for a person).
 fn start<T: Table>(
     table: &mut T,
     what: &str,
-    levels: ByColor<Option<Level>>,
+    bots: ByColor<Option<String>>,
     seed: u64,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let labels = ByColor::new_with(|c| match levels[c] {
+    let labels = ByColor::new_with(|c| match &bots[c] {
         None => format!("{} (human, {})", capitalized(c), checker(c)),
-        Some(level) => format!("{} ({level}, {})", capitalized(c), checker(c)),
+        Some(bot) => format!("{} ({bot}, {})", capitalized(c), checker(c)),
     });
     writeln!(
         out,
         "{what}: {} against {}. Seed {seed} (replay with --seed {seed}).",
         labels.white, labels.black
     )?;
-    if levels.white.is_none() || levels.black.is_none() {
+    if bots.white.is_none() || bots.black.is_none() {
         writeln!(out, "Type help for the commands.")?;
     }
     drive(table, seed, input, out)
@@ -349,25 +357,35 @@ fn dice_game_levels(args: &PlayArgs) -> Result<ByColor<Option<Level>>> {
 pub fn run(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
     let two_bots =
         |levels: ByColor<Option<Level>>| levels.white.is_some() && levels.black.is_some();
-    match variant(&args.game)? {
+    let variant = variant(&args.game)?;
+    if variant != Variant::Grasshopper {
+        refuse_checkers(args.checkers, &args.game)?;
+    }
+    match variant {
         Variant::Backgammon => {
             let levels = dice_game_levels(args)?;
             let options = backgammon::options(args, two_bots(levels))?;
             let seed = args.seed.unwrap_or_else(clock_seed);
             let (mut table, what) = backgammon::table(options, levels, seed)?;
-            start(&mut table, &what, levels, seed, input, out)
+            start(&mut table, &what, bot_names(levels), seed, input, out)
         }
         Variant::NeverFinishing => {
             let levels = dice_game_levels(args)?;
             let options = never_finishing::options(args, two_bots(levels))?;
             let seed = args.seed.unwrap_or_else(clock_seed);
             let (mut table, what) = never_finishing::table(options, levels, seed)?;
-            start(&mut table, &what, levels, seed, input, out)
+            start(&mut table, &what, bot_names(levels), seed, input, out)
         }
         Variant::HalmaGrasshopper => {
             let seed = args.seed.unwrap_or_else(clock_seed);
             let (mut table, what, levels) = halma::table(args, seed)?;
-            start(&mut table, &what, levels, seed, input, out)
+            start(&mut table, &what, bot_names(levels), seed, input, out)
+        }
+        Variant::Grasshopper => {
+            let seed = args.seed.unwrap_or_else(clock_seed);
+            let (mut table, what, players) = grasshopper::table(args, seed)?;
+            let bots = ByColor::new_with(|c| players[c].bot_name());
+            start(&mut table, &what, bots, seed, input, out)
         }
     }
 }
