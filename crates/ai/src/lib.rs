@@ -5,8 +5,11 @@
 #![deny(missing_docs)]
 
 pub mod backgammon;
+mod bot;
+pub mod bots;
 mod level;
 pub mod never_finishing;
 pub mod search;
 
+pub use bot::{Bot, Budget, RandomBot};
 pub use level::{Level, UnknownLevel};
