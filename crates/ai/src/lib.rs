@@ -7,9 +7,12 @@
 pub mod backgammon;
 mod bot;
 pub mod bots;
+pub mod grasshopper;
+pub mod halma;
 mod level;
 pub mod never_finishing;
 pub mod search;
+pub mod selfplay;
 
 pub use bot::{Bot, Budget, RandomBot};
 pub use level::{Level, UnknownLevel};

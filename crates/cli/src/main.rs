@@ -1,6 +1,7 @@
 //! The `tabula` command: list legal moves, draw positions, and play backgammon,
 //! Never-Finishing backgammon, Grasshopper and Grasshopper (Halma) in the terminal against
-//! people or bots; solve the small Grasshopper games exactly.
+//! people or bots; solve the small Grasshopper games exactly; measure bots against each other
+//! in self-play.
 //!
 //! Errors are reported on one line (`error: ...`) on stderr; bad input and usage errors exit
 //! with code 2, other failures with 1. See `docs/cli.md`.
@@ -10,6 +11,7 @@ mod error;
 mod input;
 mod moves;
 mod play;
+mod selfplay;
 mod show;
 mod solve;
 
@@ -84,6 +86,54 @@ enum Command {
     /// Solve a game's start exactly (grasshopper only): its value under perfect play and a
     /// best first move.
     Solve(SolveArgs),
+    /// Play many games between two bots (in parallel) and print who won, the average game
+    /// length and the points per game with a 95 % confidence interval.
+    Selfplay(SelfplayArgs),
+}
+
+/// The options of `tabula selfplay`.
+#[derive(Debug, Args)]
+pub struct SelfplayArgs {
+    /// The game: backgammon, never-finishing, grasshopper or halma-grasshopper.
+    pub game: String,
+    /// How many games (with --duplicate: an even number, played in pairs).
+    #[arg(long, value_name = "N")]
+    pub games: u64,
+    /// The level of the bot playing White (random, easy, medium, strong).
+    #[arg(long, value_name = "LEVEL")]
+    pub white: String,
+    /// The level of the bot playing Black.
+    #[arg(long, value_name = "LEVEL")]
+    pub black: String,
+    /// The master seed every game's dice and bots derive from (default: from the clock;
+    /// printed so that the run can be repeated).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Worker threads (default: one per core); the results do not depend on it.
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Dice games: play each dice sequence twice, the colours swapped in the second game.
+    #[arg(long)]
+    pub duplicate: bool,
+    /// backgammon, never-finishing: each game is a match to N points.
+    #[arg(long = "match", value_name = "N", conflicts_with = "money")]
+    pub match_length: Option<u32>,
+    /// backgammon, never-finishing: each game is a single money game (the default).
+    #[arg(long)]
+    pub money: bool,
+    /// grasshopper: checkers each, even, 2 to 14 (default 14).
+    #[arg(long, value_name = "N")]
+    pub checkers: Option<u32>,
+    /// halma-grasshopper: the board, 8 (default) or 10.
+    #[arg(long, value_name = "8|10")]
+    pub size: Option<String>,
+    /// halma-grasshopper: the game is drawn at this ply count (default 400 on 8x8, 600 on
+    /// 10x10).
+    #[arg(long, value_name = "N")]
+    pub ply_limit: Option<u32>,
 }
 
 /// The options of `tabula solve`.
@@ -216,6 +266,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             play::run(&args, &mut stdin.lock(), &mut out)?
         }
         Command::Solve(args) => solve::run(&mut out, &args)?,
+        Command::Selfplay(args) => selfplay::run(&mut out, &args)?,
     }
     out.flush()?;
     Ok(())
@@ -232,7 +283,8 @@ fn clap_failure(err: clap::Error) -> ExitCode {
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             eprintln!(
-                "error: a command is required: moves, show, play or solve (see tabula --help)"
+                "error: a command is required: moves, show, play, solve or selfplay (see tabula \
+                 --help)"
             );
             return ExitCode::from(EXIT_INPUT);
         }

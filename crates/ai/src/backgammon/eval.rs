@@ -1,6 +1,7 @@
 //! Evaluators: the cubeless chances of the player on roll, behind a trait so that the
 //! hand-made baseline can be swapped for a neural evaluator.
 
+use super::bearoff::BearoffDb;
 use tabula_tables::{Position, CHECKERS};
 
 /// Cubeless chances of the player on roll. `win` includes gammons and backgammons;
@@ -45,7 +46,9 @@ pub trait Evaluator {
 }
 
 /// The baseline evaluator of hand-made features: pip counts, points made, primes, anchors,
-/// blots and the shots at them, checkers on the bar. Weights are set by hand.
+/// blots and the shots at them, checkers on the bar. Weights are set by hand. Races in which
+/// both sides have every checker left on their home points are answered exactly (one-sided)
+/// from the bear-off database ([`super::bearoff`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Heuristic;
 
@@ -128,6 +131,9 @@ impl Evaluator for Heuristic {
         }
         if pos.mover_off() == CHECKERS {
             return finished(&pos.flip()).flip();
+        }
+        if let Some(p) = BearoffDb::get().chances(pos) {
+            return p;
         }
         let (mine, theirs) = (pos.mover_pips() as f32, pos.opponent_pips() as f32);
         let mean = (mine + theirs) / 2.0;

@@ -1,8 +1,10 @@
 //! The backgammon bot: an evaluator of cubeless chances, a move search over it, and cube and
 //! resignation decisions from the same chances.
 
+pub mod bearoff;
 mod bot;
 mod eval;
 
+pub use bearoff::BearoffDb;
 pub use bot::BackgammonBot;
 pub use eval::{Evaluator, Heuristic, Probabilities};

@@ -3,13 +3,12 @@
 
 use super::human::{Command, HELP};
 use super::narrate::{score_text, Narrator};
-use super::{bot_seed, final_line, names, Table};
+use super::{final_line, names, Table};
 use crate::board::{render, BoardView, CubeView, HomeSide, Layout, ScoreView};
 use crate::error::bad_input;
 use crate::PlayArgs;
 use anyhow::{anyhow, Result};
-use tabula_ai::backgammon::BackgammonBot;
-use tabula_ai::Level;
+use tabula_ai::{bots, Bot, Level};
 use tabula_core::{ByColor, Color, Decision, DiceRoll, Game, Status};
 use tabula_tables::backgammon::{
     Action, Backgammon, BackgammonError, GameState, Mode, Options, Phase,
@@ -56,7 +55,7 @@ pub fn options(args: &PlayArgs, two_bots: bool) -> Result<Options> {
 pub struct BackgammonTable {
     session: Backgammon,
     /// Each side's bot; `None` for a person.
-    bots: ByColor<Option<Box<BackgammonBot>>>,
+    bots: ByColor<Option<Box<dyn Bot<Backgammon> + Send>>>,
     narrator: Narrator,
     /// The game before the last action, to tell which play a move was.
     before: GameState,
@@ -87,9 +86,7 @@ pub fn table(
     let table = BackgammonTable {
         before: session.game().clone(),
         session,
-        bots: ByColor::new_with(|c| {
-            levels[c].map(|level| Box::new(BackgammonBot::new(level, bot_seed(seed, c))))
-        }),
+        bots: super::make_bots(levels, seed, bots::backgammon)?,
         narrator: Narrator::new(names.clone()),
         names,
     };
@@ -152,7 +149,9 @@ impl Table for BackgammonTable {
         let Some(bot) = &mut self.bots[player] else {
             return Ok(false);
         };
-        let action = bot.choose(&self.session);
+        let action = bot
+            .choose(&self.session)
+            .ok_or_else(|| anyhow!("the {player} bot found no action to take"))?;
         self.session
             .apply(&action)
             .map_err(|e| anyhow!("the {player} bot's {action} was refused: {e}"))?;

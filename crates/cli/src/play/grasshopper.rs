@@ -2,11 +2,11 @@
 //! [`tabula_core::Game`] ([`Grasshopper`]), its two bots, its narration, and the [`Table`] the
 //! common loop drives. There are no dice: the loop never reaches a chance node.
 //!
-//! The bots: `random` picks uniformly among the legal actions with its own ChaCha stream;
-//! `perfect` plays the exact solver's best move ([`Solver::best_move`]: a won position stays
-//! won, a drawn one at least drawn). Solving takes about a second for 4 checkers each and more
-//! than half an hour for 6, so `perfect` is offered up to 4 checkers; both perfect sides share
-//! one solver and its table. `easy`, `medium` and `strong` come with the bots issue.
+//! The bots: every level of [`tabula_ai::bots::grasshopper`] (`random` picks uniformly among
+//! the legal actions), and `perfect`, which plays the exact solver's best move
+//! ([`Solver::best_move`]: a won position stays won, a drawn one at least drawn). Solving takes
+//! about a second for 4 checkers each and more than half an hour for 6, so `perfect` is offered
+//! up to 4 checkers; both perfect sides share one solver and its table.
 //!
 //! The library keeps no event log, so the table keeps its own: one entry per action applied,
 //! with the positions before and after it, from which the narration tells jumps, walls and
@@ -19,9 +19,7 @@ use crate::error::bad_input;
 use crate::input::grasshopper_checkers;
 use crate::PlayArgs;
 use anyhow::{anyhow, Result};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use tabula_ai::Level;
+use tabula_ai::{bots, Level};
 use tabula_core::{ByColor, Color, Decision, Game, GameId, Status};
 use tabula_grasshopper::notation::MoveTextError;
 use tabula_grasshopper::solver::Solver;
@@ -36,8 +34,8 @@ pub const PERFECT_MAX_CHECKERS: u8 = 4;
 pub enum Player {
     /// A person at the keyboard.
     Human,
-    /// Uniformly random legal actions.
-    Random,
+    /// A bot of this level from [`tabula_ai::bots::grasshopper`].
+    Bot(Level),
     /// The exact solver's best move.
     Perfect,
 }
@@ -47,13 +45,14 @@ impl Player {
     pub fn bot_name(self) -> Option<String> {
         match self {
             Player::Human => None,
-            Player::Random => Some("random".to_string()),
+            Player::Bot(level) => Some(level.to_string()),
             Player::Perfect => Some("perfect".to_string()),
         }
     }
 }
 
-/// `human`, `random` or `perfect` for one side (`perfect` only up to 4 checkers each).
+/// `human`, a bot level the factory has, or `perfect` for one side (`perfect` only up to 4
+/// checkers each).
 fn player(text: &str, flag: &str, checkers: Checkers) -> Result<Player> {
     if text.eq_ignore_ascii_case("perfect") {
         if checkers.get() > PERFECT_MAX_CHECKERS {
@@ -65,15 +64,15 @@ fn player(text: &str, flag: &str, checkers: Checkers) -> Result<Player> {
         }
         return Ok(Player::Perfect);
     }
-    let levels = "use human, random or perfect";
     match parse_player(text, flag) {
         Ok(None) => Ok(Player::Human),
-        Ok(Some(Level::Random)) => Ok(Player::Random),
-        Ok(Some(level)) => Err(bad_input(format!(
-            "{flag} {level}: grasshopper has only the random and perfect bots so far \
-             (easy, medium and strong come with the bots issue); {levels}"
+        Ok(Some(level)) => match bots::grasshopper(level, 0) {
+            Ok(_) => Ok(Player::Bot(level)),
+            Err(e) => Err(bad_input(format!("{flag} {level}: {e}, or perfect"))),
+        },
+        Err(_) => Err(bad_input(format!(
+            "{flag} {text:?}: use human, a bot level (random, easy, medium, strong) or perfect"
         ))),
-        Err(_) => Err(bad_input(format!("{flag} {text:?}: {levels}"))),
     }
 }
 
@@ -102,8 +101,8 @@ fn checkers_option(args: &PlayArgs) -> Result<Checkers> {
 
 /// A side's bot.
 enum Bot {
-    /// Uniformly random legal actions, from its own stream.
-    Random(Box<ChaCha8Rng>),
+    /// A bot from the factory.
+    Level(Box<dyn tabula_ai::Bot<Grasshopper> + Send>),
     /// The solver's best move (the solver is the table's, shared by both sides).
     Perfect,
 }
@@ -157,10 +156,9 @@ pub fn table(args: &PlayArgs, seed: u64) -> Result<(GrasshopperTable, String, By
         game: Grasshopper::new(checkers),
         bots: ByColor::new_with(|c| match players[c] {
             Player::Human => None,
-            Player::Random => {
-                let rng = ChaCha8Rng::seed_from_u64(bot_seed(seed, c));
-                Some(Bot::Random(Box::new(rng)))
-            }
+            Player::Bot(level) => Some(Bot::Level(
+                bots::grasshopper(level, bot_seed(seed, c)).expect("the level was checked"),
+            )),
             Player::Perfect => Some(Bot::Perfect),
         }),
         solver: None,
@@ -283,10 +281,7 @@ impl Table for GrasshopperTable {
     fn bot_acts(&mut self, player: Color) -> Result<bool> {
         let action = match &mut self.bots[player] {
             None => return Ok(false),
-            Some(Bot::Random(rng)) => {
-                let legal = self.game.legal_actions();
-                (!legal.is_empty()).then(|| legal[rng.gen_range(0..legal.len())])
-            }
+            Some(Bot::Level(bot)) => bot.choose(&self.game),
             Some(Bot::Perfect) => self.perfect_action(),
         };
         let action = action.ok_or_else(|| anyhow!("the {player} bot found no action to take"))?;
@@ -539,7 +534,7 @@ mod tests {
         let (what, players) = parse(&[]).unwrap();
         assert_eq!(what, "Grasshopper with 14 checkers each");
         assert_eq!(players.white, Player::Human);
-        assert_eq!(players.black, Player::Random);
+        assert_eq!(players.black, Player::Bot(Level::Random));
         let (what, players) = parse(&["--checkers", "4"]).unwrap();
         assert_eq!(what, "Grasshopper with 4 checkers each");
         assert_eq!(players.black, Player::Perfect);
@@ -557,8 +552,9 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad:?}");
         }
-        let err = parse(&["--black", "strong"]).unwrap_err().to_string();
-        assert!(err.contains("bots issue"), "{err}");
+        // Every level of the factory is offered, so a new level needs no CLI change.
+        let (_, players) = parse(&["--black", "strong"]).unwrap();
+        assert_eq!(players.black, Player::Bot(Level::Strong));
         let err = parse(&["--black", "perfect"]).unwrap_err().to_string();
         assert!(err.contains("up to --checkers 4"), "{err}");
     }

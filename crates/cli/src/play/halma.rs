@@ -6,20 +6,17 @@
 //! with the position before it, which is what the narration needs to write a move as its jump
 //! path (`c3:e5:g7`).
 //!
-//! Only the `random` bot exists for this game until the bots issue brings real ones; it picks
-//! uniformly among the moves (or the pass) with its own ChaCha stream, never offers a draw and
-//! declines every offer by moving.
+//! The bots come from [`tabula_ai::bots::halma`], every level it has; `random` picks uniformly
+//! among the moves (or the pass), never offers a draw and declines every offer by moving.
 
 use super::human::{Command, HALMA_HELP};
-use super::{bot_seed, capitalized, names, parse_player, Table};
+use super::{capitalized, names, parse_player, Table};
 use crate::board::halma::{render_halma, HalmaView};
 use crate::error::bad_input;
 use crate::input::halma_size;
 use crate::PlayArgs;
 use anyhow::{anyhow, Result};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use tabula_ai::Level;
+use tabula_ai::{bots, Bot, Level};
 use tabula_core::{ByColor, Color, Decision, Game, GameId, Status};
 use tabula_halma::notation::{format_move, MoveError, PathStyle};
 use tabula_halma::{
@@ -58,45 +55,6 @@ pub fn options(args: &PlayArgs) -> Result<(BoardSize, HalmaOptions)> {
     ))
 }
 
-/// `human` or `random` for one side; the other bot levels do not exist for this game yet.
-fn player(text: &str, flag: &str) -> Result<Option<Level>> {
-    match parse_player(text, flag)? {
-        None => Ok(None),
-        Some(Level::Random) => Ok(Some(Level::Random)),
-        Some(level) => Err(bad_input(format!(
-            "{flag} {level}: halma-grasshopper has only the random bot so far \
-             (easy, medium and strong come with the bots issue); use human or random"
-        ))),
-    }
-}
-
-/// The bot that plays a uniformly random move (or the pass when there is none).
-#[derive(Debug, Clone)]
-struct RandomBot {
-    rng: ChaCha8Rng,
-}
-
-impl RandomBot {
-    fn new(seed: u64) -> RandomBot {
-        RandomBot {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        }
-    }
-
-    /// One of the moves, or the pass; draw offers and acceptances are never chosen.
-    fn choose(&mut self, game: &HalmaGrasshopper) -> Option<Action> {
-        let moves: Vec<Action> = game
-            .legal_actions()
-            .into_iter()
-            .filter(|a| matches!(a, Action::Move(_) | Action::Pass))
-            .collect();
-        if moves.is_empty() {
-            return None;
-        }
-        Some(moves[self.rng.gen_range(0..moves.len())])
-    }
-}
-
 /// One action applied, as the narration needs it.
 #[derive(Debug, Clone, Copy)]
 struct Logged {
@@ -112,7 +70,7 @@ struct Logged {
 pub struct HalmaTable {
     game: HalmaGrasshopper,
     /// Each side's bot; `None` for a person.
-    bots: ByColor<Option<RandomBot>>,
+    bots: ByColor<Option<Box<dyn Bot<HalmaGrasshopper> + Send>>>,
     /// Every action applied, in order.
     log: Vec<Logged>,
     /// How many log entries have been told.
@@ -126,8 +84,8 @@ pub struct HalmaTable {
 pub fn table(args: &PlayArgs, seed: u64) -> Result<(HalmaTable, String, ByColor<Option<Level>>)> {
     let (size, options) = options(args)?;
     let levels = ByColor {
-        white: player(&args.white, "--white")?,
-        black: player(args.black.as_deref().unwrap_or("random"), "--black")?,
+        white: parse_player(&args.white, "--white")?,
+        black: parse_player(args.black.as_deref().unwrap_or("random"), "--black")?,
     };
     let game = HalmaGrasshopper::from_position(tabula_halma::start(size), options);
     let what = format!(
@@ -137,7 +95,7 @@ pub fn table(args: &PlayArgs, seed: u64) -> Result<(HalmaTable, String, ByColor<
     );
     let table = HalmaTable {
         game,
-        bots: ByColor::new_with(|c| levels[c].map(|_| RandomBot::new(bot_seed(seed, c)))),
+        bots: super::make_bots(levels, seed, bots::halma)?,
         log: Vec::new(),
         told: 0,
         names: names(),
@@ -473,7 +431,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_random_bot_exists_and_backgammon_options_are_refused() {
+    fn the_factory_levels_are_offered_and_backgammon_options_are_refused() {
         use clap::Parser;
         let parse = |extra: &[&str]| {
             let mut argv = vec!["tabula", "play", "halma-grasshopper"];
@@ -491,9 +449,12 @@ mod tests {
         assert_eq!(levels.black, Some(Level::Random));
         let (what, _) = parse(&["--size", "10", "--ply-limit", "50"]).unwrap();
         assert_eq!(what, "Grasshopper (Halma) on 10x10, ply limit 50");
+        // Every level of the factory is offered, so a new level needs no CLI change.
+        let (_, levels) = parse(&["--white", "strong", "--black", "medium"]).unwrap();
+        assert_eq!(levels.white, Some(Level::Strong));
+        assert_eq!(levels.black, Some(Level::Medium));
         for bad in [
-            &["--black", "medium"][..],
-            &["--white", "strong"],
+            &["--white", "grandmaster"][..],
             &["--match", "3"],
             &["--money"],
             &["--size", "9"],
@@ -501,7 +462,5 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad:?}");
         }
-        let err = parse(&["--black", "easy"]).unwrap_err().to_string();
-        assert!(err.contains("bots issue"), "{err}");
     }
 }

@@ -29,7 +29,8 @@ use crate::PlayArgs;
 use anyhow::{anyhow, Result};
 use human::Command;
 use std::io::{BufRead, ErrorKind, Write};
-use tabula_ai::Level;
+use tabula_ai::bots::NoSuchBot;
+use tabula_ai::{Bot, Level};
 use tabula_core::{ByColor, ChaChaDice, Color, Decision, DiceRoll, DiceSource, Status};
 
 /// What the terminal loop needs of one game's session, its bots and its narrator.
@@ -95,7 +96,7 @@ pub(crate) fn parse_player(text: &str, flag: &str) -> Result<Option<Level>> {
 }
 
 /// A seed from the clock, short enough to type back.
-fn clock_seed() -> u64 {
+pub(crate) fn clock_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos())
@@ -107,6 +108,27 @@ fn clock_seed() -> u64 {
 /// apart from the dice (White's `seed + 1`, Black's `seed + 2`).
 fn bot_seed(seed: u64, color: Color) -> u64 {
     seed.wrapping_add(1 + color.index() as u64)
+}
+
+/// Each side's bot from the game's factory in [`tabula_ai::bots`] (`None` for a person),
+/// seeded with [`bot_seed`]; a level the game has no bot for is refused with the factory's
+/// message. Every game builds its bots here, so a level added to a factory is playable
+/// without changing the command.
+fn make_bots<G: tabula_core::Game>(
+    levels: ByColor<Option<Level>>,
+    seed: u64,
+    factory: impl Fn(Level, u64) -> Result<Box<dyn Bot<G> + Send>, NoSuchBot>,
+) -> Result<ByColor<Option<Box<dyn Bot<G> + Send>>>> {
+    let make = |c: Color| -> Result<_> {
+        levels[c]
+            .map(|level| factory(level, bot_seed(seed, c)))
+            .transpose()
+            .map_err(|e| bad_input(format!("--{c} {}: {e}", e.level)))
+    };
+    Ok(ByColor {
+        white: make(Color::White)?,
+        black: make(Color::Black)?,
+    })
 }
 
 fn capitalized(c: Color) -> String {

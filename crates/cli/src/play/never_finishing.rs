@@ -4,13 +4,12 @@
 
 use super::human::{Command, NF_HELP};
 use super::nf_narrate::{nf_score_text, NfNarrator};
-use super::{bot_seed, final_line, names, Table};
+use super::{final_line, names, Table};
 use crate::board::{render, BoardView, HomeSide, Layout, ScoreView};
 use crate::error::bad_input;
 use crate::PlayArgs;
 use anyhow::{anyhow, Result};
-use tabula_ai::never_finishing::NfBot;
-use tabula_ai::Level;
+use tabula_ai::{bots, Bot, Level};
 use tabula_core::{ByColor, Color, Decision, DiceRoll, Game, Status};
 use tabula_tables::never_finishing::{
     Action, BadLength, NeverFinishing, NfGame, NfOptions, Scoring,
@@ -58,7 +57,7 @@ pub fn options(args: &PlayArgs, two_bots: bool) -> Result<NfOptions> {
 pub struct NfTable {
     session: NeverFinishing,
     /// Each side's bot; `None` for a person.
-    bots: ByColor<Option<Box<NfBot>>>,
+    bots: ByColor<Option<Box<dyn Bot<NeverFinishing> + Send>>>,
     narrator: NfNarrator,
     /// The game before the last action, to tell which play a move was.
     before: NfGame,
@@ -82,9 +81,7 @@ pub fn table(
     let table = NfTable {
         before: session.game().clone(),
         session,
-        bots: ByColor::new_with(|c| {
-            levels[c].map(|level| Box::new(NfBot::new(level, bot_seed(seed, c))))
-        }),
+        bots: super::make_bots(levels, seed, bots::never_finishing)?,
         narrator: NfNarrator::new(names.clone()),
         names,
     };
