@@ -9,11 +9,13 @@ use thiserror::Error;
 pub enum Level {
     /// Uniformly random legal moves.
     Random,
-    /// The evaluator with noise added to its judgements.
+    /// The evaluator with noise added to its judgements (a shallow search in the dice-free
+    /// games).
     Easy,
-    /// The evaluator, 0-ply.
+    /// The evaluator at 0-ply (a deeper search in the dice-free games).
     Medium,
-    /// The evaluator with a 1-ply look-ahead over the opponent's rolls.
+    /// The deepest search: 2-ply over the dice for the tables games, the largest node budget
+    /// for the dice-free games.
     Strong,
 }
 

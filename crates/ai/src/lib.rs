@@ -1,7 +1,11 @@
 //! Bots for the Tabula games: evaluators behind a trait, search on top, named levels.
 //!
-//! This is the baseline of issue 2: a hand-made backgammon evaluator with 0- and 1-ply
-//! search and simple cube rules. Stronger evaluators replace it behind the same traits.
+//! Every game's bots implement [`Bot`] and are built by the factories in [`bots`] from a
+//! [`Level`] and a seed. Backgammon and Never-Finishing share a hand-made evaluator (with an
+//! exact one-sided bear-off database for races) and a 0/1/2-ply play search, with match-aware
+//! cube decisions from a match equity table; Grasshopper and Grasshopper (Halma) have
+//! alpha-beta searches with their own evaluations. [`selfplay`] measures bots against each
+//! other. A neural evaluator can replace the hand-made one behind the `Evaluator` trait.
 #![deny(missing_docs)]
 
 pub mod backgammon;

@@ -1,16 +1,24 @@
 //! Choosing a play among the legal results of a roll: 0-ply by the evaluator, with noise at
-//! the easy level, and a 1-ply look-ahead over the opponent's 21 rolls at the strong level.
-//! Shared by every dice game of the tables family; the game supplies its play generator.
+//! the easy level, and a 2-ply look-ahead at the strong level. Shared by every dice game of
+//! the tables family; the game supplies its play generator.
+//!
+//! The strong level prunes the plays to the best [`STRONG_CANDIDATES`] at 0-ply (as move
+//! filters do) and scores each at 2 plies: the opponent's 21 rolls, each answered by their
+//! best 0-ply reply, then our 21 rolls, each answered by our best 0-ply play, and the
+//! evaluator on the result. Choosing the replies at 0-ply rather than by a deeper search
+//! keeps it near 21 x 21 move generations per candidate, well under a second a decision.
 
 use crate::backgammon::Evaluator;
 use crate::Level;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use tabula_core::Dice;
-use tabula_tables::{MoveGen, Position, TablesGen, Trapping};
+use tabula_tables::{MoveGen, Position, TablesGen, Trapping, CHECKERS};
 
-/// How many 0-ply candidates the strong level examines one ply deeper.
-const STRONG_CANDIDATES: usize = 6;
+/// How many 0-ply candidates the strong level examines deeper.
+pub const STRONG_CANDIDATES: usize = 4;
+/// How many plies deep the strong level looks after its own play.
+pub const STRONG_PLIES: u32 = 2;
 /// Spread of the noise the easy level adds to each play's equity.
 const EASY_NOISE: f32 = 0.35;
 
@@ -57,33 +65,124 @@ pub fn choose_play(
     if level == Level::Strong {
         scored.truncate(STRONG_CANDIDATES);
         for s in &mut scored {
-            s.0 = one_ply(eval, replies, &s.1);
+            s.0 = -on_roll(eval, replies, &s.1.flip(), STRONG_PLIES);
         }
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     }
     scored[0].1
 }
 
-/// Our equity after `after` (seen from us), averaged over the opponent's 21 rolls with the
-/// opponent's best 0-ply reply to each.
-fn one_ply(eval: &impl Evaluator, replies: &mut impl Plays, after: &Position) -> f32 {
-    let theirs = after.flip();
-    if theirs.opponent_off() == 15 {
-        return -eval.evaluate(&theirs).equity();
+/// The equity of the player on roll in `pos` (seen from them, before they roll), looking
+/// `plies` rolls ahead: each roll is answered by the mover's best play at 0-ply, and the
+/// evaluator judges the position after the last of them.
+fn on_roll(eval: &impl Evaluator, plays: &mut impl Plays, pos: &Position, plies: u32) -> f32 {
+    if plies == 0 || pos.mover_off() == CHECKERS || pos.opponent_off() == CHECKERS {
+        return eval.evaluate(pos).equity();
     }
     let mut total = 0.0;
     for dice in Dice::all() {
-        let options = replies.plays(&theirs, dice);
-        // With no reply the opponent passes and we are on roll in `after`.
-        let ours = if options.is_empty() {
-            eval.evaluate(after).equity()
-        } else {
-            options
-                .iter()
-                .map(|r| eval.evaluate(&r.flip()).equity())
-                .fold(f32::INFINITY, f32::min)
-        };
+        // The mover's best play at 0-ply minimises the opponent's equity on roll after it.
+        let best = plays.plays(pos, dice).iter().copied().fold(
+            None,
+            |best: Option<(f32, Position)>, play| {
+                let theirs = eval.evaluate(&play.flip()).equity();
+                match best {
+                    Some((b, _)) if b <= theirs => best,
+                    _ => Some((theirs, play)),
+                }
+            },
+        );
+        // With no play the turn passes and the opponent is on roll in the same position.
+        let next = best.map_or(*pos, |(_, play)| play);
+        let ours = -on_roll(eval, plays, &next.flip(), plies - 1);
         total += ours * dice.weight() as f32;
     }
     total / 36.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backgammon::Heuristic;
+    use rand::SeedableRng;
+    use std::time::Instant;
+
+    /// Positions from random play, to time and check the search on.
+    fn positions(n: usize, seed: u64) -> Vec<(Position, Dice)> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut gen = MoveGen::new();
+        let mut pos = Position::START;
+        let mut out = Vec::new();
+        while out.len() < n {
+            let all: Vec<Dice> = Dice::all().collect();
+            let dice = all[rng.gen_range(0..all.len())];
+            let plays = gen.positions(&pos, dice).to_vec();
+            if !plays.is_empty() {
+                out.push((pos, dice));
+                pos = plays[rng.gen_range(0..plays.len())];
+            }
+            pos = pos.flip();
+            if pos.mover_off() == CHECKERS || pos.opponent_off() == CHECKERS {
+                pos = Position::START;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn two_plies_with_no_look_ahead_is_the_evaluator() {
+        let (pos, _) = positions(1, 1)[0];
+        let e = on_roll(&Heuristic, &mut MoveGen::new(), &pos, 0);
+        assert_eq!(e, Heuristic.evaluate(&pos).equity());
+    }
+
+    #[test]
+    fn strong_chooses_a_legal_play_deterministically() {
+        let mut gen = MoveGen::new();
+        for (pos, dice) in positions(8, 2) {
+            let plays = gen.positions(&pos, dice).to_vec();
+            let mut rng = ChaCha8Rng::seed_from_u64(0);
+            let a = choose_play(
+                Level::Strong,
+                &mut rng,
+                &Heuristic,
+                &mut MoveGen::new(),
+                &plays,
+            );
+            let b = choose_play(
+                Level::Strong,
+                &mut rng,
+                &Heuristic,
+                &mut MoveGen::new(),
+                &plays,
+            );
+            assert!(plays.contains(&a));
+            assert_eq!(a, b);
+        }
+    }
+
+    /// Time per strong decision over positions of random play: `cargo test --release -p
+    /// tabula-ai strong_decision_time -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn strong_decision_time() {
+        let mut gen = MoveGen::new();
+        let mut replies = MoveGen::new();
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let sample = positions(200, 7);
+        let (mut worst, start) = (0.0f64, Instant::now());
+        for (pos, dice) in &sample {
+            let plays = gen.positions(pos, *dice).to_vec();
+            let t = Instant::now();
+            choose_play(Level::Strong, &mut rng, &Heuristic, &mut replies, &plays);
+            worst = worst.max(t.elapsed().as_secs_f64());
+        }
+        let mean = start.elapsed().as_secs_f64() / sample.len() as f64;
+        println!(
+            "strong ({STRONG_PLIES}-ply, {STRONG_CANDIDATES} candidates): mean {:.1} ms, worst {:.1} ms per decision over {} positions",
+            mean * 1e3,
+            worst * 1e3,
+            sample.len()
+        );
+    }
 }

@@ -8,6 +8,7 @@
 
 mod board;
 mod error;
+mod external;
 mod input;
 mod moves;
 mod play;
@@ -89,6 +90,9 @@ enum Command {
     /// Play many games between two bots (in parallel) and print who won, the average game
     /// length and the points per game with a 95 % confidence interval.
     Selfplay(SelfplayArgs),
+    /// Serve GNU Backgammon's external-player protocol on a TCP port, so that gnubg plays
+    /// (and analyses) Tabula's backgammon bot: `set player 1 external HOST:PORT` in gnubg.
+    External(external::ExternalArgs),
 }
 
 /// The options of `tabula selfplay`.
@@ -267,6 +271,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Solve(args) => solve::run(&mut out, &args)?,
         Command::Selfplay(args) => selfplay::run(&mut out, &args)?,
+        Command::External(args) => external::run(&mut out, &args)?,
     }
     out.flush()?;
     Ok(())
@@ -283,7 +288,7 @@ fn clap_failure(err: clap::Error) -> ExitCode {
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             eprintln!(
-                "error: a command is required: moves, show, play, solve or selfplay (see tabula \
+                "error: a command is required: moves, show, play, solve, selfplay or external (see tabula \
                  --help)"
             );
             return ExitCode::from(EXIT_INPUT);

@@ -1,7 +1,8 @@
 //! The backgammon bot: moves by search over the evaluator, cube and resignation answers from
 //! its chances. Deterministic for a given level and seed.
 
-use super::eval::{Evaluator, Heuristic, Probabilities};
+use super::cube::{self, Answer, CubeState};
+use super::eval::{Evaluator, Heuristic};
 use crate::search::choose_play;
 use crate::Level;
 use rand::SeedableRng;
@@ -40,7 +41,7 @@ impl BackgammonBot {
     /// after the end, it returns [`Action::Roll`], which the session refuses.
     pub fn choose(&mut self, session: &Backgammon) -> Action {
         let game = session.game();
-        let Status::Decide { decision, .. } = session.status() else {
+        let Status::Decide { decision, player } = session.status() else {
             return Action::Roll;
         };
         let board = game.board();
@@ -50,7 +51,13 @@ impl BackgammonBot {
                 None => Action::Roll,
             },
             Decision::DoubleOrRoll => {
-                if self.level != Level::Random && should_double(&self.eval.evaluate(&board)) {
+                let state = CubeState::of(session, player);
+                // The session never offers the cube in the Crawford game; the check below
+                // says no there as well.
+                if self.level != Level::Random
+                    && !session.is_crawford_game()
+                    && cube::should_double(&self.eval.evaluate(&board), &state)
+                {
                     Action::Double
                 } else {
                     Action::Roll
@@ -59,14 +66,14 @@ impl BackgammonBot {
             Decision::TakeOrDrop => {
                 // The board is seen from the doubler; our chances are the flip.
                 let ours = self.eval.evaluate(&board).flip();
+                if self.level == Level::Random {
+                    return Action::Take;
+                }
                 let beaver_allowed = session.legal_actions().contains(&Action::Beaver);
-                match self.level {
-                    Level::Random => Action::Take,
-                    _ if beaver_allowed && ours.equity() > 0.1 => Action::Beaver,
-                    // Taking doubles the stake: take while the doubled loss is smaller than
-                    // the single point a drop costs.
-                    _ if ours.equity() >= -0.5 => Action::Take,
-                    _ => Action::Drop,
+                match cube::answer_double(&ours, &CubeState::of(session, player)) {
+                    Answer::Beaver if beaver_allowed => Action::Beaver,
+                    Answer::Beaver | Answer::Take => Action::Take,
+                    Answer::Drop => Action::Drop,
                 }
             }
             Decision::ResignationAnswer => {
@@ -74,7 +81,10 @@ impl BackgammonBot {
                     return Action::RejectResignation;
                 };
                 let ours = self.eval.evaluate(&board).flip();
-                if self.level != Level::Random && level.multiplier() as f32 >= ours.equity() {
+                let state = CubeState::of(session, player);
+                if self.level != Level::Random
+                    && cube::accept_resignation(&ours, level.multiplier(), &state)
+                {
                     Action::AcceptResignation
                 } else {
                     Action::RejectResignation
@@ -97,13 +107,6 @@ impl BackgammonBot {
         );
         Action::Move(choice)
     }
-}
-
-/// Double when the position is strong enough that the opponent should think about dropping,
-/// but not so strong that playing on for a gammon is worth more.
-fn should_double(p: &Probabilities) -> bool {
-    let too_good = p.win > 0.85 && p.win_gammon > 0.4;
-    p.win >= 0.68 && !too_good
 }
 
 #[cfg(test)]
@@ -145,6 +148,30 @@ mod tests {
         let a = play_out(Level::Easy, Level::Strong, 11);
         let b = play_out(Level::Easy, Level::Strong, 11);
         assert_eq!(a.events(), b.events());
+    }
+
+    #[test]
+    fn no_double_is_ever_offered_in_the_crawford_game() {
+        use tabula_tables::backgammon::Event;
+        let mut crawford_games = 0;
+        for seed in 0..12 {
+            let s = play_out(Level::Medium, Level::Strong, seed);
+            let mut in_crawford = false;
+            for e in s.events() {
+                match e {
+                    Event::GameStart { crawford, .. } => {
+                        in_crawford = *crawford;
+                        crawford_games += usize::from(*crawford);
+                    }
+                    Event::Acted {
+                        action: Action::Double,
+                        ..
+                    } => assert!(!in_crawford, "a double in the Crawford game, seed {seed}"),
+                    _ => {}
+                }
+            }
+        }
+        assert!(crawford_games > 0, "no Crawford game was played");
     }
 
     #[test]

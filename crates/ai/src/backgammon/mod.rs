@@ -3,7 +3,9 @@
 
 pub mod bearoff;
 mod bot;
+pub mod cube;
 mod eval;
+pub mod met;
 
 pub use bearoff::BearoffDb;
 pub use bot::BackgammonBot;

@@ -1,0 +1,413 @@
+//! Cube and resignation decisions from the evaluator's cubeless chances, for money play and
+//! for matches.
+//!
+//! **Money.** Equity is counted per cube unit. The doubler doubles from 68 % wins (the
+//! usual market window below the 75 % drop point, kept from the baseline) unless it is too
+//! good: playing on for gammons (which, under the Jacoby rule, count only once the cube is
+//! turned) is worth more than the point a drop gives. The taker drops when the doubled
+//! cubeless equity loses more than the point a drop costs (equity below -0.5), and beavers
+//! when it is the favourite.
+//!
+//! **Match.** Each outcome of the game (win or lose a single game, gammon or backgammon at
+//! the cube's value) is turned into match-winning chances with the match equity table
+//! ([`super::met`]), and the decisions compare those chances:
+//!
+//! - *no double*: the outcomes at the current cube;
+//! - *double, take*: the outcomes at twice the cube;
+//! - *double, drop*: the doubler wins the current cube's points.
+//!
+//! This is the **dead-cube approximation**: after the decision the cube is assumed never to
+//! move again, so the value of owning it is ignored. Two corrections stand in for it. The
+//! doubler doubles only when the taker would then be near the drop point (doubled-and-taken
+//! equity at least [`MATCH_WINDOW`] of the way from losing to the drop, in units normalised
+//! to the doubled stake, as 68 % is for money) — unless the taker could never use the cube
+//! (a win at the doubled cube already wins them the match), where waiting has no value, which
+//! is why the trailer doubles at once after the Crawford game. And the taker takes slightly
+//! worse positions than the dead-cube take point while the cube it receives is alive
+//! ([`RECUBE_VIG`]). The leader never doubles when a win at the current cube already wins
+//! the match, and a player takes every double whose drop would lose the match (a free take;
+//! the free drop of the leader comes out of the table).
+//!
+//! In the Crawford game the session never asks for a cube decision; [`should_double`] also
+//! answers no there. A backgammon is counted three times (the bar-quadruple option is
+//! ignored: it is rare and only sharpens gammonish positions).
+
+use super::eval::Probabilities;
+use super::met::{met, Crawford};
+use tabula_core::Color;
+use tabula_tables::backgammon::{Backgammon, Mode};
+
+/// The baseline money double point: double from this chance of winning.
+const MONEY_DOUBLE_WIN: f32 = 0.68;
+/// In a match, double when the doubled-and-taken equity, normalised so that losing the
+/// doubled game is -1 and the drop +1, is at least this (money's 68 % with no gammons).
+const MATCH_WINDOW: f32 = 0.7;
+/// In a match, the taker accepts this fraction of the doubled game's swing in match-winning
+/// chances below the dead-cube take point while the cube it receives is alive (money's
+/// take point moves from 25 % to about 21.5 % with cube ownership).
+const RECUBE_VIG: f32 = 0.035;
+
+/// The answer to a double.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Accept at twice the cube.
+    Take,
+    /// Give up the game at the current cube.
+    Drop,
+    /// Accept and redouble at once, keeping the cube (money only).
+    Beaver,
+}
+
+/// What is played for: money or a match score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Stakes {
+    /// Money play.
+    Money {
+        /// Beavers are allowed.
+        beavers: bool,
+        /// Gammons count only once the cube has been turned (and the cube is centred now).
+        jacoby_applies: bool,
+    },
+    /// A match.
+    Match {
+        /// Points the deciding player still needs.
+        away_me: u32,
+        /// Points the opponent still needs.
+        away_opp: u32,
+        /// The Crawford state of the games after this one.
+        next: Crawford,
+        /// Whether this is the Crawford game (no cube).
+        crawford_game: bool,
+    },
+}
+
+/// The cube and the stakes, as seen by the player who decides.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CubeState {
+    /// The cube's value.
+    pub cube: u32,
+    /// Money or match.
+    pub stakes: Stakes,
+}
+
+impl CubeState {
+    /// The state of `session`'s current game for `player`.
+    pub fn of(session: &Backgammon, player: Color) -> CubeState {
+        let game = session.game();
+        let cube = game.cube();
+        let stakes = match session.options().mode {
+            Mode::Money {
+                beavers, jacoby, ..
+            } => Stakes::Money {
+                beavers,
+                jacoby_applies: jacoby && cube.owner().is_none(),
+            },
+            Mode::Match { length, crawford } => {
+                let length = u32::from(length);
+                let score = session.score();
+                Stakes::Match {
+                    away_me: length.saturating_sub(score[player]),
+                    away_opp: length.saturating_sub(score[!player]),
+                    // `crawford_played` is already true during the Crawford game.
+                    next: if !crawford || session.crawford_played() {
+                        Crawford::Post
+                    } else {
+                        Crawford::Pre
+                    },
+                    crawford_game: session.is_crawford_game(),
+                }
+            }
+        };
+        CubeState {
+            cube: cube.value(),
+            stakes,
+        }
+    }
+}
+
+/// Match-winning chances after the game ends with the deciding player `points` ahead
+/// (negative: behind) of the score before it.
+fn after(away_me: u32, away_opp: u32, next: Crawford, points: i64) -> f32 {
+    if points >= 0 {
+        met(away_me.saturating_sub(points as u32), away_opp, next)
+    } else {
+        met(away_me, away_opp.saturating_sub((-points) as u32), next)
+    }
+}
+
+/// Cubeless match-winning chances with `p` played out at a cube of `cube`.
+fn match_chances(p: &Probabilities, cube: u32, away_me: u32, away_opp: u32, next: Crawford) -> f32 {
+    let c = i64::from(cube);
+    let at = |points: i64| after(away_me, away_opp, next, points * c);
+    let win_single = p.win - p.win_gammon;
+    let win_gammon = p.win_gammon - p.win_backgammon;
+    let lose_single = (1.0 - p.win) - p.lose_gammon;
+    let lose_gammon = p.lose_gammon - p.lose_backgammon;
+    win_single * at(1)
+        + win_gammon * at(2)
+        + p.win_backgammon * at(3)
+        + lose_single * at(-1)
+        + lose_gammon * at(-2)
+        + p.lose_backgammon * at(-3)
+}
+
+/// Whether the player on roll, with cubeless chances `p`, should double.
+pub fn should_double(p: &Probabilities, state: &CubeState) -> bool {
+    match state.stakes {
+        Stakes::Money { jacoby_applies, .. } => {
+            let play_on = if jacoby_applies {
+                2.0 * p.win - 1.0
+            } else {
+                p.equity()
+            };
+            let taker_drops = money_answer(&p.flip(), false) == Answer::Drop;
+            p.win >= MONEY_DOUBLE_WIN && !(taker_drops && play_on >= 1.0)
+        }
+        Stakes::Match {
+            away_me,
+            away_opp,
+            next,
+            crawford_game,
+        } => {
+            // A win at this cube already wins the match: doubling can only cost.
+            if crawford_game || away_me <= state.cube {
+                return false;
+            }
+            let c = state.cube;
+            let no_double = match_chances(p, c, away_me, away_opp, next);
+            let taken = match_chances(p, 2 * c, away_me, away_opp, next);
+            let dropped = after(away_me, away_opp, next, i64::from(c));
+            if taken.min(dropped) <= no_double {
+                return false;
+            }
+            // A taker who could never use the cube gives the doubler no reason to wait.
+            let dead_for_taker = away_opp <= 2 * c;
+            let lose = after(away_me, away_opp, next, -2 * i64::from(c));
+            let normalised = if dropped > lose {
+                2.0 * (taken - lose) / (dropped - lose) - 1.0
+            } else {
+                1.0
+            };
+            dead_for_taker || normalised >= MATCH_WINDOW
+        }
+    }
+}
+
+/// The answer of a player with cubeless chances `p` (as the player not on roll sees them) to
+/// a double in `state` (the cube before the double, the stakes seen by the taker).
+pub fn answer_double(p: &Probabilities, state: &CubeState) -> Answer {
+    match state.stakes {
+        Stakes::Money { beavers, .. } => money_answer(p, beavers),
+        Stakes::Match {
+            away_me,
+            away_opp,
+            next,
+            ..
+        } => {
+            let c = i64::from(state.cube);
+            let dropped = after(away_me, away_opp, next, -c);
+            let taken = match_chances(p, state.cube * 2, away_me, away_opp, next);
+            // The cube we would own is alive when a win at the doubled cube does not
+            // already win us the match.
+            let vig = if away_me > 2 * state.cube {
+                let swing =
+                    after(away_me, away_opp, next, 2 * c) - after(away_me, away_opp, next, -2 * c);
+                RECUBE_VIG * swing
+            } else {
+                0.0
+            };
+            // `>=`: when the drop loses the match (dropped = 0) every take is free.
+            if taken + vig >= dropped {
+                Answer::Take
+            } else {
+                Answer::Drop
+            }
+        }
+    }
+}
+
+fn money_answer(p: &Probabilities, beavers: bool) -> Answer {
+    let equity = p.equity();
+    if beavers && equity > 0.1 {
+        Answer::Beaver
+    } else if equity >= -0.5 {
+        // Taking doubles the stake: take while the doubled loss is smaller than the single
+        // point a drop costs.
+        Answer::Take
+    } else {
+        Answer::Drop
+    }
+}
+
+/// Whether a player with cubeless chances `p` (as the player not on roll sees them) should
+/// accept the opponent's resignation of `multiplier` times the cube (1 single, 2 gammon, 3
+/// backgammon).
+pub fn accept_resignation(p: &Probabilities, multiplier: u32, state: &CubeState) -> bool {
+    match state.stakes {
+        Stakes::Money { jacoby_applies, .. } => {
+            if jacoby_applies {
+                // Gammons do not count: the resignation is worth a single game.
+                1.0 >= 2.0 * p.win - 1.0
+            } else {
+                multiplier as f32 >= p.equity()
+            }
+        }
+        Stakes::Match {
+            away_me,
+            away_opp,
+            next,
+            ..
+        } => {
+            let accepted = after(away_me, away_opp, next, i64::from(multiplier * state.cube));
+            accepted >= match_chances(p, state.cube, away_me, away_opp, next)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn race(win: f32) -> Probabilities {
+        Probabilities {
+            win,
+            ..Probabilities::default()
+        }
+    }
+
+    fn money() -> CubeState {
+        CubeState {
+            cube: 1,
+            stakes: Stakes::Money {
+                beavers: true,
+                jacoby_applies: false,
+            },
+        }
+    }
+
+    fn at_score(away_me: u32, away_opp: u32, next: Crawford, cube: u32) -> CubeState {
+        CubeState {
+            cube,
+            stakes: Stakes::Match {
+                away_me,
+                away_opp,
+                next,
+                crawford_game: false,
+            },
+        }
+    }
+
+    #[test]
+    fn money_a_ninety_percent_race_is_a_double_and_a_drop() {
+        let p = race(0.9);
+        assert!(should_double(&p, &money()));
+        assert_eq!(answer_double(&p.flip(), &money()), Answer::Drop);
+    }
+
+    #[test]
+    fn money_close_positions_are_takes_and_not_doubles() {
+        let p = race(0.6);
+        assert!(!should_double(&p, &money()));
+        assert_eq!(answer_double(&race(0.3), &money()), Answer::Take);
+        // The favourite beavers when allowed.
+        assert_eq!(answer_double(&race(0.6), &money()), Answer::Beaver);
+    }
+
+    #[test]
+    fn money_too_good_to_double_plays_on_for_the_gammon() {
+        let p = Probabilities {
+            win: 0.95,
+            win_gammon: 0.7,
+            ..Probabilities::default()
+        };
+        assert!(!should_double(&p, &money()));
+        // Under the Jacoby rule the gammons do not count yet: cash.
+        let jacoby = CubeState {
+            cube: 1,
+            stakes: Stakes::Money {
+                beavers: true,
+                jacoby_applies: true,
+            },
+        };
+        assert!(should_double(&p, &jacoby));
+    }
+
+    #[test]
+    fn post_crawford_the_trailer_doubles_at_once() {
+        let state = at_score(2, 1, Crawford::Post, 1);
+        for win in [0.2, 0.35, 0.5, 0.8] {
+            assert!(should_double(&race(win), &state), "{win}");
+        }
+        // At 4-away against 1-away as well.
+        assert!(should_double(
+            &race(0.3),
+            &at_score(4, 1, Crawford::Post, 1)
+        ));
+    }
+
+    #[test]
+    fn the_leader_at_one_away_never_doubles() {
+        for next in [Crawford::Pre, Crawford::Post] {
+            for win in [0.5, 0.8, 0.99] {
+                assert!(!should_double(&race(win), &at_score(1, 2, next, 1)));
+                assert!(!should_double(&race(win), &at_score(1, 5, next, 1)));
+            }
+        }
+    }
+
+    #[test]
+    fn a_double_whose_drop_loses_the_match_is_always_taken() {
+        // The opponent at 1-away doubles us at 3-away: dropping ends the match.
+        let state = at_score(3, 1, Crawford::Post, 1);
+        assert_eq!(answer_double(&race(0.02), &state), Answer::Take);
+        // The opponent at 2-away doubles us at 5-away with the cube on 2: the same.
+        let state = at_score(5, 2, Crawford::Pre, 2);
+        assert_eq!(answer_double(&race(0.05), &state), Answer::Take);
+    }
+
+    #[test]
+    fn the_leader_drops_a_hopeless_double_post_crawford() {
+        // 1-away against 2-away post-Crawford: the free drop costs little, taking a
+        // hopeless game loses the match.
+        let state = at_score(1, 2, Crawford::Post, 1);
+        assert_eq!(answer_double(&race(0.2), &state), Answer::Drop);
+        assert_eq!(answer_double(&race(0.6), &state), Answer::Take);
+    }
+
+    #[test]
+    fn match_play_at_even_score_is_close_to_money() {
+        let state = at_score(7, 7, Crawford::Pre, 1);
+        assert!(should_double(&race(0.8), &state));
+        assert!(!should_double(&race(0.55), &state));
+        assert_eq!(answer_double(&race(0.1), &state), Answer::Drop);
+        assert_eq!(answer_double(&race(0.35), &state), Answer::Take);
+    }
+
+    #[test]
+    fn no_double_in_the_crawford_game() {
+        let mut state = at_score(2, 1, Crawford::Post, 1);
+        if let Stakes::Match { crawford_game, .. } = &mut state.stakes {
+            *crawford_game = true;
+        }
+        assert!(!should_double(&race(0.9), &state));
+    }
+
+    #[test]
+    fn resignations_are_judged_in_match_equity() {
+        // 1-away against 5-away: a single game already wins the match, so a single
+        // resignation is accepted even from a position full of gammons.
+        let p = Probabilities {
+            win: 0.9,
+            win_gammon: 0.6,
+            ..Probabilities::default()
+        };
+        assert!(accept_resignation(
+            &p,
+            1,
+            &at_score(1, 5, Crawford::Post, 1)
+        ));
+        // At money the same position is worth more than a single game.
+        assert!(!accept_resignation(&p, 1, &money()));
+        assert!(accept_resignation(&p, 2, &money()));
+    }
+}
