@@ -161,10 +161,12 @@ impl Searcher {
                 }
                 let score = if pen >= WIN { 0 } else { raw - pen };
                 scores.push((mv, pen, score));
-                if score > alpha {
-                    alpha = score;
+                // The best move is kept even when every score falls below the initial window
+                // (all moves lose, and penalties push them under -WIN).
+                if best.is_none_or(|(_, s)| score > s) {
                     best = Some((mv, score));
                 }
+                alpha = alpha.max(score);
             }
             if self.aborted {
                 break;

@@ -239,3 +239,21 @@ fn halma_ladder() {
         }
     }
 }
+
+/// When every move loses, the bot must still answer with a legal move. (Game 657 of
+/// `tabula selfplay halma-grasshopper --size 8 --games 1000 --white medium --black easy
+/// --seed 1` once found no best root move when penalties pushed every score under the initial
+/// window; that command now completes. This position, where White wins next move whatever
+/// Black does, checks the general case; it did not trigger that exact failure.)
+#[test]
+fn a_bot_still_moves_when_every_move_loses() {
+    let pos: tabula_halma::Position = "8:5www/3w1www/6ww/7w/8/bb6/bbb5/bbbb3b:b:100"
+        .parse()
+        .unwrap();
+    let game = HalmaGrasshopper::from_position(pos, tabula_halma::HalmaOptions::default());
+    for level in [Level::Easy, Level::Medium, Level::Strong] {
+        let mut b = bot(level, 3);
+        let action = b.choose(&game).expect("a decision is due");
+        assert!(game.clone().apply(&action).is_ok(), "{level}: {action:?}");
+    }
+}
