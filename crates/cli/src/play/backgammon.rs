@@ -7,8 +7,8 @@ use super::{final_line, names, Table};
 use crate::board::{render, BoardView, CubeView, HomeSide, Layout, ScoreView};
 use crate::error::bad_input;
 use crate::PlayArgs;
-use anyhow::{anyhow, Result};
-use tabula_ai::{bots, Bot, Level};
+use anyhow::Result;
+use tabula_ai::{bots, Level};
 use tabula_core::{ByColor, Color, Decision, DiceRoll, Game, Status};
 use tabula_tables::backgammon::{
     Action, Backgammon, BackgammonError, GameState, Mode, Options, Phase,
@@ -55,7 +55,7 @@ pub fn options(args: &PlayArgs, two_bots: bool) -> Result<Options> {
 pub struct BackgammonTable {
     session: Backgammon,
     /// Each side's bot; `None` for a person.
-    bots: ByColor<Option<Box<dyn Bot<Backgammon> + Send>>>,
+    bots: super::DiceBots<Backgammon>,
     narrator: Narrator,
     /// The game before the last action, to tell which play a move was.
     before: GameState,
@@ -140,22 +140,11 @@ impl Table for BackgammonTable {
     }
 
     fn roll(&mut self, roll: DiceRoll) -> Result<()> {
-        self.session
-            .roll(roll)
-            .map_err(|e| anyhow!("the session refused a roll: {e}"))
+        super::roll_dice(&mut self.session, roll)
     }
 
     fn bot_acts(&mut self, player: Color) -> Result<bool> {
-        let Some(bot) = &mut self.bots[player] else {
-            return Ok(false);
-        };
-        let action = bot
-            .choose(&self.session)
-            .ok_or_else(|| anyhow!("the {player} bot found no action to take"))?;
-        self.session
-            .apply(&action)
-            .map_err(|e| anyhow!("the {player} bot's {action} was refused: {e}"))?;
-        Ok(true)
+        super::bot_turn(&mut self.session, &mut self.bots, player)
     }
 
     fn apply(&mut self, action: Action) -> Result<(), String> {

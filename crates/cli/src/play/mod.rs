@@ -131,6 +131,39 @@ fn make_bots<G: tabula_core::Game>(
     })
 }
 
+/// The bots of both sides of a dice game, `None` for a person.
+type DiceBots<G> = ByColor<Option<Box<dyn Bot<G> + Send>>>;
+
+/// Lets `player`'s bot, if it has one, choose an action and play it on `session`; `false`
+/// when `player` is a person. Shared by the dice games' tables, whose sessions hold no
+/// per-move state of the interface's own.
+fn bot_turn<G: tabula_core::Game>(
+    session: &mut G,
+    bots: &mut DiceBots<G>,
+    player: Color,
+) -> Result<bool>
+where
+    G::Action: std::fmt::Debug,
+{
+    let Some(bot) = &mut bots[player] else {
+        return Ok(false);
+    };
+    let action = bot
+        .choose(session)
+        .ok_or_else(|| anyhow!("the {player} bot found no action to take"))?;
+    session
+        .apply(&action)
+        .map_err(|e| anyhow!("the {player} bot's {action:?} was refused: {e}"))?;
+    Ok(true)
+}
+
+/// Supplies dice to a dice game's session.
+fn roll_dice<G: tabula_core::Game>(session: &mut G, roll: DiceRoll) -> Result<()> {
+    session
+        .roll(roll)
+        .map_err(|e| anyhow!("the session refused a roll: {e}"))
+}
+
 fn capitalized(c: Color) -> String {
     match c {
         Color::White => "White".to_string(),

@@ -8,8 +8,8 @@ use super::{final_line, names, Table};
 use crate::board::{render, BoardView, HomeSide, Layout, ScoreView};
 use crate::error::bad_input;
 use crate::PlayArgs;
-use anyhow::{anyhow, Result};
-use tabula_ai::{bots, Bot, Level};
+use anyhow::Result;
+use tabula_ai::{bots, Level};
 use tabula_core::{ByColor, Color, Decision, DiceRoll, Game, Status};
 use tabula_tables::never_finishing::{
     Action, BadLength, NeverFinishing, NfGame, NfOptions, Scoring,
@@ -57,7 +57,7 @@ pub fn options(args: &PlayArgs, two_bots: bool) -> Result<NfOptions> {
 pub struct NfTable {
     session: NeverFinishing,
     /// Each side's bot; `None` for a person.
-    bots: ByColor<Option<Box<dyn Bot<NeverFinishing> + Send>>>,
+    bots: super::DiceBots<NeverFinishing>,
     narrator: NfNarrator,
     /// The game before the last action, to tell which play a move was.
     before: NfGame,
@@ -123,22 +123,11 @@ impl Table for NfTable {
     }
 
     fn roll(&mut self, roll: DiceRoll) -> Result<()> {
-        self.session
-            .roll(roll)
-            .map_err(|e| anyhow!("the session refused a roll: {e}"))
+        super::roll_dice(&mut self.session, roll)
     }
 
     fn bot_acts(&mut self, player: Color) -> Result<bool> {
-        let Some(bot) = &mut self.bots[player] else {
-            return Ok(false);
-        };
-        let action = bot
-            .choose(&self.session)
-            .ok_or_else(|| anyhow!("the {player} bot found no move to play"))?;
-        self.session
-            .apply(&action)
-            .map_err(|e| anyhow!("the {player} bot's move was refused: {e}"))?;
-        Ok(true)
+        super::bot_turn(&mut self.session, &mut self.bots, player)
     }
 
     fn apply(&mut self, action: Action) -> Result<(), String> {

@@ -5,7 +5,7 @@ use super::action::{Action, GameResult};
 use super::error::BackgammonError;
 use super::game::GameState;
 use super::options::{Mode, Options, OptionsError};
-use crate::movegen::MoveGen;
+use crate::movegen::{MoveGen, Reusable};
 use tabula_core::{ByColor, Color, DiceRoll, Game, GameId, Outcome, Status};
 
 /// Something that happened in a session, in order.
@@ -52,24 +52,7 @@ pub struct Backgammon {
     results: Vec<GameResult>,
     events: Vec<Event>,
     over: bool,
-    gen: GenCell,
-}
-
-/// A move generator carried along for reuse; it holds no game state, so clones and
-/// comparisons ignore it.
-#[derive(Default)]
-struct GenCell(MoveGen);
-
-impl Clone for GenCell {
-    fn clone(&self) -> Self {
-        GenCell::default()
-    }
-}
-
-impl std::fmt::Debug for GenCell {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("MoveGen")
-    }
+    gen: Reusable<MoveGen>,
 }
 
 impl Backgammon {
@@ -85,7 +68,7 @@ impl Backgammon {
             results: Vec::new(),
             events: Vec::new(),
             over: false,
-            gen: GenCell::default(),
+            gen: Reusable::default(),
         };
         session.start_game();
         Ok(session)
@@ -109,7 +92,7 @@ impl Backgammon {
             results: Vec::new(),
             events: Vec::new(),
             over: false,
-            gen: GenCell::default(),
+            gen: Reusable::default(),
         })
     }
 

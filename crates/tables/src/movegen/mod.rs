@@ -279,3 +279,20 @@ impl TablesGen {
 fn has_blot(pos: &Position) -> bool {
     pos.pips[1..25].contains(&-1)
 }
+
+/// A generator carried along in a session for reuse: it holds no game state, so cloning
+/// gives a fresh one and debugging output leaves it out.
+#[derive(Default)]
+pub(crate) struct Reusable<T>(pub(crate) T);
+
+impl<T: Default> Clone for Reusable<T> {
+    fn clone(&self) -> Self {
+        Reusable::default()
+    }
+}
+
+impl<T> fmt::Debug for Reusable<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("(generator)")
+    }
+}

@@ -2,7 +2,7 @@
 //! to game, the previous game's winner starting the next.
 
 use super::game::{Action, NfError, NfGame, NfResult};
-use crate::movegen::{TablesGen, Trapping};
+use crate::movegen::{Reusable, TablesGen, Trapping};
 use tabula_core::{ByColor, Chance, Color, DiceRoll, Game, GameId, Outcome, Status};
 
 /// Money games or a match; there is no cube.
@@ -82,6 +82,7 @@ pub struct NeverFinishing {
     results: Vec<NfResult>,
     events: Vec<NfEvent>,
     over: bool,
+    gen: Reusable<TablesGen>,
 }
 
 /// Why options were refused.
@@ -105,6 +106,7 @@ impl NeverFinishing {
             results: Vec::new(),
             events: Vec::new(),
             over: false,
+            gen: Reusable::default(),
         };
         s.start_game(None);
         Ok(s)
@@ -120,6 +122,7 @@ impl NeverFinishing {
             results: Vec::new(),
             events: Vec::new(),
             over: false,
+            gen: Reusable::default(),
         }
     }
 
@@ -217,7 +220,7 @@ impl Game for NeverFinishing {
             return Err(NfError::GameOver);
         }
         let player = self.game.turn();
-        self.game.apply(action, &mut TablesGen::new())?;
+        self.game.apply(action, &mut self.gen.0)?;
         self.events.push(NfEvent::Moved {
             player,
             action: *action,
@@ -235,7 +238,7 @@ impl Game for NeverFinishing {
             Status::Chance(Chance::Roll(p)) => Some(p),
             _ => return Err(NfError::NoDiceNeeded),
         };
-        let passed = self.game.roll(roll, &mut TablesGen::new())?;
+        let passed = self.game.roll(roll, &mut self.gen.0)?;
         self.events.push(NfEvent::Rolled { player, roll });
         if let (true, Some(p)) = (passed, player) {
             self.events.push(NfEvent::NoMove { player: p });
