@@ -8,7 +8,7 @@
 //! evaluator on the result. Choosing the replies at 0-ply rather than by a deeper search
 //! keeps it near 21 x 21 move generations per candidate, well under a second a decision.
 
-use crate::backgammon::Evaluator;
+use crate::backgammon::{Evaluator, Probabilities};
 use crate::Level;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -98,6 +98,42 @@ fn on_roll(eval: &impl Evaluator, plays: &mut impl Plays, pos: &Position, plies:
         total += ours * dice.weight() as f32;
     }
     total / 36.0
+}
+
+/// The cubeless chances of the player on roll in `pos` (seen from them, before they roll),
+/// one roll ahead: the mean over the 21 rolls of the evaluator's chances after the mover's
+/// best 0-ply play. The strong level judges cube decisions by this rather than by the bare
+/// evaluator, which smooths out its misjudgement of blots and shots that one roll settles.
+pub fn chances_one_roll_ahead(
+    eval: &impl Evaluator,
+    plays: &mut impl Plays,
+    pos: &Position,
+) -> Probabilities {
+    if pos.mover_off() == CHECKERS || pos.opponent_off() == CHECKERS {
+        return eval.evaluate(pos);
+    }
+    let mut sum = Probabilities::default();
+    for dice in Dice::all() {
+        let best = plays.plays(pos, dice).iter().copied().fold(
+            None,
+            |best: Option<(f32, Probabilities)>, play| {
+                let theirs = eval.evaluate(&play.flip());
+                match best {
+                    Some((b, _)) if b <= theirs.equity() => best,
+                    _ => Some((theirs.equity(), theirs)),
+                }
+            },
+        );
+        // With no play the turn passes: the opponent is on roll in the same position.
+        let ours = best.map_or_else(|| eval.evaluate(&pos.flip()), |(_, p)| p).flip();
+        let w = dice.weight() as f32 / 36.0;
+        sum.win += w * ours.win;
+        sum.win_gammon += w * ours.win_gammon;
+        sum.win_backgammon += w * ours.win_backgammon;
+        sum.lose_gammon += w * ours.lose_gammon;
+        sum.lose_backgammon += w * ours.lose_backgammon;
+    }
+    sum
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! its chances. Deterministic for a given level and seed.
 
 use super::cube::{self, Answer, CubeState};
-use super::eval::{Evaluator, Heuristic};
-use crate::search::choose_play;
+use super::eval::{Evaluator, Heuristic, Probabilities};
+use crate::search::{chances_one_roll_ahead, choose_play};
 use crate::Level;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -56,7 +56,7 @@ impl BackgammonBot {
                 // says no there as well.
                 if self.level != Level::Random
                     && !session.is_crawford_game()
-                    && cube::should_double(&self.eval.evaluate(&board), &state)
+                    && cube::should_double(&self.cube_chances(&board), &state)
                 {
                     Action::Double
                 } else {
@@ -90,6 +90,16 @@ impl BackgammonBot {
                     Action::RejectResignation
                 }
             }
+        }
+    }
+
+    /// The chances of the player on roll in `board` that cube and resignation decisions
+    /// rest on: one roll ahead at the strong level, the bare evaluator below it.
+    fn cube_chances(&mut self, board: &Position) -> Probabilities {
+        if self.level == Level::Strong {
+            chances_one_roll_ahead(&self.eval, &mut self.reply_gen, board)
+        } else {
+            self.eval.evaluate(board)
         }
     }
 

@@ -6,7 +6,7 @@
 //! good: playing on for gammons (which, under the Jacoby rule, count only once the cube is
 //! turned) is worth more than the point a drop gives. The taker drops when the doubled
 //! cubeless equity loses more than the point a drop costs (equity below -0.5), and beavers
-//! when it is the favourite.
+//! when it is clearly the favourite ([`BEAVER_EQUITY`]).
 //!
 //! **Match.** Each outcome of the game (win or lose a single game, gammon or backgammon at
 //! the cube's value) is turned into match-winning chances with the match equity table
@@ -46,6 +46,11 @@ const MATCH_WINDOW: f32 = 0.7;
 /// chances below the dead-cube take point while the cube it receives is alive (money's
 /// take point moves from 25 % to about 21.5 % with cube ownership).
 const RECUBE_VIG: f32 = 0.035;
+
+/// Money: beaver only as a clear favourite (cubeless equity above this). In theory any take
+/// where the taker is the favourite is a beaver; the margin allows for the hand-made
+/// evaluator's overconfidence, since a wrong beaver costs twice a wrong take.
+const BEAVER_EQUITY: f32 = 0.25;
 
 /// The answer to a double.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -228,7 +233,7 @@ pub fn answer_double(p: &Probabilities, state: &CubeState) -> Answer {
 
 fn money_answer(p: &Probabilities, beavers: bool) -> Answer {
     let equity = p.equity();
-    if beavers && equity > 0.1 {
+    if beavers && equity > BEAVER_EQUITY {
         Answer::Beaver
     } else if equity >= -0.5 {
         // Taking doubles the stake: take while the doubled loss is smaller than the single

@@ -108,12 +108,20 @@ pub fn session(board: &FibsBoard) -> Result<Backgammon, AnswerError> {
             GameState::from_setup(options, position, Color::White, cube, cube_in_play, None)
         }
         Request::TakeOrDrop => {
-            // Replay the double: Black, on turn before it, offers the cube.
+            // Replay the double: Black, on turn before it, offers the cube. After a beaver
+            // gnubg may beaver back, offering a cube the taker owns; Tabula's rules have no
+            // such step, so the offer is replayed as Black doubling a cube it owns (the
+            // stakes, which are all the answer depends on, are the same).
+            let doubler_cube = if board.cube == 1 {
+                cube
+            } else {
+                Cube::new(board.cube, Some(Color::Black)).unwrap_or(cube)
+            };
             let mut game = GameState::from_setup(
                 options,
                 position.flip(),
                 Color::Black,
-                cube,
+                doubler_cube,
                 cube_in_play,
                 None,
             );
@@ -173,6 +181,11 @@ fn text(board: &FibsBoard, request: Request, action: Action) -> Result<String, A
         (Request::DoubleOrRoll, Action::Double) => Ok("double".into()),
         (Request::TakeOrDrop, Action::Take) => Ok("take".into()),
         (Request::TakeOrDrop, Action::Drop) => Ok("drop".into()),
+        // A beaver back (the taker already owns the cube) is answered with a take: one
+        // beaver per side keeps the exchange within gnubg's limit on beavers.
+        (Request::TakeOrDrop, Action::Beaver) if board.may_double && !board.opponent_may_double => {
+            Ok("take".into())
+        }
         (Request::TakeOrDrop, Action::Beaver) => Ok("beaver".into()),
         (Request::Move(dice), Action::Move(after)) => {
             let before = board.position()?;
@@ -235,6 +248,16 @@ mod tests {
             ["take", "drop", "beaver"].contains(&text.as_str()),
             "{text}"
         );
+    }
+
+    /// Regression: gnubg beavers back after Tabula's beaver, offering an 8-cube that Tabula
+    /// owns; the answer is take or drop, never another beaver.
+    #[test]
+    fn a_beaver_back_gets_take_or_drop() {
+        let line = "board:tabula:gnubg:0:0:0:-1:5:2:3:2:1:0:0:0:0:0:0:-2:0:0:0:0:-2:-3:-4:0:-3:\
+            0:2:0:0:-1:0:0:0:0:8:1:0:1:1:-1:0:25:0:0:0:0:0:0:0:1";
+        let text = answer_to(line).unwrap();
+        assert!(["take", "drop"].contains(&text.as_str()), "{text}");
     }
 
     /// Regression: 4-4 with both back checkers blocked; gnubg still asks.
