@@ -13,6 +13,7 @@ mod input;
 mod moves;
 mod play;
 mod selfplay;
+mod serve;
 mod show;
 mod solve;
 
@@ -93,6 +94,10 @@ enum Command {
     /// Serve GNU Backgammon's external-player protocol on a TCP port, so that gnubg plays
     /// (and analyses) Tabula's backgammon bot: `set player 1 external HOST:PORT` in gnubg.
     External(external::ExternalArgs),
+    /// Run the game server (HTTP API, WebSockets, bots) and print the URL to open.
+    Serve(serve::ServeArgs),
+    /// Check every roll of a finished server game against its revealed dice seed.
+    VerifyDice(serve::VerifyArgs),
 }
 
 /// The options of `tabula selfplay`.
@@ -272,6 +277,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Solve(args) => solve::run(&mut out, &args)?,
         Command::Selfplay(args) => selfplay::run(&mut out, &args)?,
         Command::External(args) => external::run(&mut out, &args)?,
+        Command::Serve(args) => serve::run(&mut out, &args)?,
+        Command::VerifyDice(args) => serve::verify_dice(&mut out, &args)?,
     }
     out.flush()?;
     Ok(())
@@ -288,7 +295,7 @@ fn clap_failure(err: clap::Error) -> ExitCode {
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             eprintln!(
-                "error: a command is required: moves, show, play, solve, selfplay or external (see tabula \
+                "error: a command is required: moves, show, play, solve, selfplay, external, serve or verify-dice (see tabula \
                  --help)"
             );
             return ExitCode::from(EXIT_INPUT);

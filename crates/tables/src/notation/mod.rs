@@ -6,6 +6,7 @@ mod base64;
 pub mod position_id;
 
 pub use position_id::PositionIdError;
+pub mod mat;
 pub mod match_id;
 pub mod move_text;
 pub mod tables;

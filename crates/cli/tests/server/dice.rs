@@ -1,0 +1,76 @@
+//! The dice of a finished game verify from the revealed seed; tampering is detected.
+
+use crate::common::*;
+use serde_json::{json, Value};
+
+fn verify(record: &Value) -> (i32, String) {
+    let path = std::env::temp_dir().join(format!(
+        "tabula_dice_{}_{}.json",
+        std::process::id(),
+        rand_suffix(record)
+    ));
+    std::fs::write(&path, record.to_string()).unwrap();
+    let (code, out, err) = tabula(&["verify-dice", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    (code, format!("{out}{err}"))
+}
+
+fn rand_suffix(v: &Value) -> usize {
+    v.to_string().len()
+        ^ (std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos() as usize)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_games_dice_verify_and_tampering_is_detected() {
+    let server = Server::start(&sqlite());
+    let c = Client::guest(&server.base, "dicey").await;
+    let g = c
+        .create(
+            json!({"game": "backgammon"}),
+            json!({"kind": "bot", "level": "easy"}),
+        )
+        .await;
+    let id = g["id"].as_str().unwrap();
+    // Before the end the seed is secret: only its commitment is shown.
+    let before = c.game(id).await;
+    assert!(before["dice"]["server_seed"].is_null());
+    assert_eq!(before["dice"]["commitment"], g["commitment"]);
+    play_to_end(&c, id, "white", 5).await;
+    let (_, record) = c.get(&format!("/api/games/{id}")).await;
+    let rolls = record["dice"]["rolls"].as_array().unwrap().len();
+    assert!(rolls > 2, "{record}");
+    let (code, out) = verify(&record);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains(&format!("verified: {rolls} rolls")), "{out}");
+    // The /record document verifies too.
+    let (_, full) = c.get(&format!("/api/games/{id}/record")).await;
+    assert_eq!(verify(&full).0, 0);
+
+    let tampered = |f: &dyn Fn(&mut Value)| {
+        let mut r = record.clone();
+        f(&mut r["dice"]);
+        verify(&r)
+    };
+    let first = |d: &mut Value| {
+        d["rolls"][1]["dice"][0] = json!(d["rolls"][1]["dice"][0].as_u64().unwrap() % 6 + 1)
+    };
+    for (what, change) in [
+        ("a die", &first as &dyn Fn(&mut Value)),
+        ("a nonce", &|d: &mut Value| {
+            d["rolls"][1]["nonce"] = json!("forged nonce")
+        }),
+        ("a client seed", &|d: &mut Value| {
+            d["client_seeds"]["white"] = json!("forged")
+        }),
+        ("the seed", &|d: &mut Value| {
+            d["server_seed"] = json!("00".repeat(32))
+        }),
+    ] {
+        let (code, out) = tampered(change);
+        assert_eq!(code, 2, "tampering with {what} went unnoticed: {out}");
+        assert!(out.contains("do not verify"), "{out}");
+    }
+}

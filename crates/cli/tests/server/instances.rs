@@ -1,0 +1,89 @@
+//! Two server instances on one PostgreSQL database serve one game: a move made through
+//! instance A reaches a WebSocket connected to instance B.
+
+use crate::common::*;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_move_on_one_instance_reaches_a_socket_on_another() {
+    let Some(db) = postgres().await else {
+        return;
+    };
+    let a = Server::start(&db);
+    let b = Server::start(&db);
+    let alice = Client::guest(&a.base, "alice").await;
+    let bob = Client::guest(&b.base, "bob").await;
+    let g = alice
+        .create(json!({"game": "backgammon"}), json!({"kind": "open"}))
+        .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    // Bob finds the open seat in B's lobby and takes it through B.
+    let (_, lobby) = bob.get("/api/lobby").await;
+    assert!(lobby["open"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g["id"] == id.as_str()));
+    let (s, r) = bob
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"client_seed": "bob"}),
+        )
+        .await;
+    assert_eq!(s, 200, "{r}");
+    // A spectator on B, caught up.
+    let mut on_b = watch(&b.base, &id, 0).await;
+    let hello = on_b.next(10).await.unwrap();
+    assert_eq!(hello["type"], "state");
+    assert_eq!(hello["version"], 0);
+    // Alice rolls the opening through A; B's socket gets version 1.
+    let (s, r) = alice
+        .post(
+            &format!("/api/games/{id}/roll"),
+            json!({"nonce": "alice-opening"}),
+        )
+        .await;
+    assert_eq!(s, 200, "{r}");
+    let pushed = on_b
+        .until_version(1, 10)
+        .await
+        .expect("B's socket hears A's roll");
+    assert_eq!(pushed["type"], "event");
+    assert_eq!(pushed["event"]["kind"], "roll");
+    // Whoever is on turn moves through A; B's socket gets the move with the new state.
+    let mut g = alice.game(&id).await;
+    while g["view"]["status"]["status"] != "decide" {
+        // An opening tie: roll again.
+        let nonce = format!("again-{}", g["version"]);
+        assert_eq!(
+            alice
+                .post(&format!("/api/games/{id}/roll"), json!({"nonce": nonce}))
+                .await
+                .0,
+            200
+        );
+        g = alice.game(&id).await;
+    }
+    let v = g["version"].as_i64().unwrap() + 1;
+    let bob_on_a = bob.at(&a.base);
+    let mover = if g["view"]["status"]["player"] == "white" {
+        &alice
+    } else {
+        &bob_on_a
+    };
+    let action = g["view"]["legal"][0].as_str().unwrap().to_string();
+    let (s, r) = mover
+        .post(
+            &format!("/api/games/{id}/actions"),
+            json!({"action": action}),
+        )
+        .await;
+    assert_eq!(s, 200, "{r}");
+    let pushed = on_b
+        .until_version(v, 10)
+        .await
+        .expect("B's socket hears A's move");
+    assert_eq!(pushed["version"], v);
+    assert_eq!(pushed["event"]["payload"], action.as_str());
+    assert_eq!(pushed["state"], alice.game(&id).await["view"]);
+}

@@ -1,0 +1,526 @@
+//! Games: create (against a bot, by invitation, or with an open seat in the lobby), join,
+//! act, roll, and read (state, log, full record, export).
+
+use super::players::PlayerView;
+use super::{summary, view_of, GameSummary};
+use crate::auth::{self, Auth, MaybeAuth};
+use crate::db::{now_ms, EventRow, GameRow};
+use crate::error::{ApiError, Json, Query};
+use crate::games::{GameOptions, Table};
+use crate::service::{color_name, derive_roll, Change, Loaded, Roller};
+use crate::AppState;
+use axum::extract::{Path, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::response::IntoResponse;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tabula_ai::Level;
+use tabula_core::verifiable::{DiceRecord, RecordedRoll, ServerSeed};
+use tabula_core::{Color, Status};
+use utoipa::ToSchema;
+
+/// Who plays the other seat.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Opponent {
+    /// A bot of this level (`random`, `easy`, `medium`, `strong`).
+    Bot {
+        /// The level.
+        level: String,
+    },
+    /// A player who follows the invitation link (the code is returned).
+    Invite,
+    /// Anyone, from the lobby.
+    Open,
+}
+
+/// A new game.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// The game and its options.
+    pub options: GameOptions,
+    /// The other seat.
+    pub opponent: Opponent,
+    /// The creator's colour, `white` (default) or `black`.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub color: Option<Color>,
+    /// The creator's client seed for the dice (up to 128 characters).
+    #[serde(default)]
+    pub client_seed: Option<String>,
+}
+
+/// Taking the empty seat.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinGame {
+    /// The invitation code (not needed for a lobby seat).
+    #[serde(default)]
+    pub invite_code: Option<String>,
+    /// The joiner's client seed for the dice.
+    #[serde(default)]
+    pub client_seed: Option<String>,
+}
+
+/// An action.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRequest {
+    /// The action in the game's notation (`8/3 6/3`, `double`, `take`, `c3-e5`, `A3`, ...).
+    pub action: String,
+    /// If given, the action is refused (409 `stale_version`) unless the game is at it.
+    #[serde(default)]
+    pub version: Option<i64>,
+}
+
+/// A roll request.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RollRequest {
+    /// A fresh random value from the client, 8 to 128 characters.
+    pub nonce: String,
+}
+
+/// A game, with its state.
+#[derive(Serialize, ToSchema)]
+pub struct GameView {
+    /// Id, type, players and result.
+    #[serde(flatten)]
+    pub summary: GameSummary,
+    /// The options.
+    pub options: Value,
+    /// The state (board, dice, cube, score, status, legal actions, notation).
+    pub view: Value,
+    /// Who must send the nonce of the roll the game waits for: `white`, `black`, `either`,
+    /// `server`, or null when no roll is due.
+    pub roller: Option<String>,
+    /// The invitation code, shown to the creator while the seat is empty.
+    pub invite_code: Option<String>,
+    /// The dice commitments and rolls (the seed once the game is over); only in `GET`.
+    #[schema(value_type = Option<Object>)]
+    pub dice: Option<DiceRecord>,
+}
+
+fn roller_name(r: Option<Roller>) -> Option<String> {
+    r.map(|r| match r {
+        Roller::Seat(c) => color_name(c).to_string(),
+        Roller::Either => "either".into(),
+        Roller::Server => "server".into(),
+    })
+}
+
+async fn game_view(
+    state: &AppState,
+    game: &Loaded,
+    viewer: Option<&str>,
+    dice: bool,
+) -> Result<GameView, ApiError> {
+    let row = &game.row;
+    let dice = if dice {
+        Some(dice_record(state, row).await?)
+    } else {
+        None
+    };
+    let creator = row.white_id.as_deref().or(row.black_id.as_deref());
+    Ok(GameView {
+        summary: summary(state, row).await?,
+        options: serde_json::from_str(&row.options).unwrap_or(Value::Null),
+        view: view_of(game),
+        roller: if row.state == "playing" {
+            roller_name(game.roller())
+        } else {
+            None
+        },
+        invite_code: row
+            .invite_code
+            .clone()
+            .filter(|_| row.state == "waiting" && viewer.is_some() && viewer == creator),
+        dice,
+    })
+}
+
+/// The dice record of a game (the seed revealed once it is over).
+pub async fn dice_record(state: &AppState, row: &GameRow) -> Result<DiceRecord, ApiError> {
+    let events = state.db.events(&row.id, 0).await?;
+    let rolls = events
+        .iter()
+        .filter(|e| e.kind == "roll")
+        .enumerate()
+        .map(|(i, e)| RecordedRoll {
+            number: i as u64,
+            nonce: e.nonce.clone().unwrap_or_default(),
+            dice: crate::service::parse_dice(&e.payload)
+                .map(|d| [d.first.value(), d.second.value()])
+                .unwrap_or([0, 0]),
+        })
+        .collect();
+    Ok(DiceRecord {
+        commitment: row.commitment.clone(),
+        server_seed: (row.state == "finished").then(|| row.server_seed.clone()),
+        client_seeds: row.client_seeds(),
+        rolls,
+    })
+}
+
+fn check_seed(seed: Option<String>) -> Result<Option<String>, ApiError> {
+    match seed {
+        Some(s) if s.chars().count() > 128 => Err(ApiError::bad_request(
+            "a client seed is at most 128 characters",
+        )),
+        other => Ok(other),
+    }
+}
+
+/// Create a game.
+#[utoipa::path(post, path = "/api/games", request_body = CreateGame,
+    responses((status = 200, body = GameView), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn create(
+    State(state): State<AppState>,
+    Auth(me): Auth,
+    Json(req): Json<CreateGame>,
+) -> Result<Json<GameView>, ApiError> {
+    Table::new(&req.options)
+        .map_err(|e| ApiError::new(axum::http::StatusCode::BAD_REQUEST, "bad_options", e))?;
+    let client_seed = check_seed(req.client_seed)?;
+    let color = req.color.unwrap_or(Color::White);
+    let seed = ServerSeed::generate();
+    let mut row = GameRow {
+        id: auth::new_id(),
+        game_type: req.options.game_id().as_str().to_string(),
+        options: serde_json::to_string(&req.options).map_err(ApiError::internal)?,
+        white_id: None,
+        black_id: None,
+        white_bot: None,
+        black_bot: None,
+        white_client_seed: None,
+        black_client_seed: None,
+        invite_code: None,
+        listed: false,
+        state: "waiting".into(),
+        server_seed: seed.to_hex(),
+        commitment: seed.commitment(),
+        version: 0,
+        created_ms: now_ms(),
+        winner: None,
+        points: None,
+        plies: Some(0),
+    };
+    let (mine, theirs) = match color {
+        Color::White => (
+            (&mut row.white_id, &mut row.white_client_seed),
+            (&mut row.black_id, &mut row.black_bot),
+        ),
+        Color::Black => (
+            (&mut row.black_id, &mut row.black_client_seed),
+            (&mut row.white_id, &mut row.white_bot),
+        ),
+    };
+    *mine.0 = Some(me.id.clone());
+    *mine.1 = client_seed;
+    match req.opponent {
+        Opponent::Bot { level } => {
+            let level: Level = level
+                .parse()
+                .map_err(|e: tabula_ai::UnknownLevel| ApiError::bad_request(e.to_string()))?;
+            let bot_id = format!("bot-{level}");
+            state
+                .db
+                .ensure_bot(&bot_id, &format!("Tabula {level}"))
+                .await?;
+            *theirs.0 = Some(bot_id);
+            *theirs.1 = Some(level.to_string());
+            row.state = "playing".into();
+        }
+        Opponent::Invite => row.invite_code = Some(auth::new_token()),
+        Opponent::Open => {
+            row.invite_code = Some(auth::new_token());
+            row.listed = true;
+        }
+    }
+    state.db.insert_game(&row).await?;
+    let game = state.load(&row.id).await?;
+    crate::bots::drive(state.clone(), row.id.clone());
+    Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
+}
+
+/// Take the empty seat of a game (by invitation code, or from the lobby).
+#[utoipa::path(post, path = "/api/games/{id}/join", request_body = JoinGame,
+    responses((status = 200, body = GameView), (status = 403, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
+pub async fn join(
+    State(state): State<AppState>,
+    Auth(me): Auth,
+    Path(id): Path<String>,
+    Json(req): Json<JoinGame>,
+) -> Result<Json<GameView>, ApiError> {
+    let client_seed = check_seed(req.client_seed)?;
+    let game = state.load(&id).await?;
+    let row = &game.row;
+    if row.state != "waiting" {
+        return Err(ApiError::conflict(
+            "seat_taken",
+            "this game has no empty seat",
+        ));
+    }
+    if row.white_id.as_deref() == Some(&me.id) || row.black_id.as_deref() == Some(&me.id) {
+        return Err(ApiError::conflict(
+            "already_seated",
+            "you already sit at this game",
+        ));
+    }
+    if !row.listed && req.invite_code.as_deref() != row.invite_code.as_deref() {
+        return Err(ApiError::forbidden(
+            "bad_invite",
+            "this game needs its invitation code",
+        ));
+    }
+    let (seat, seed_col) = if row.white_id.is_none() {
+        ("white_id", "white_client_seed")
+    } else {
+        ("black_id", "black_client_seed")
+    };
+    let sql = format!(
+        "UPDATE games SET {seat} = $1, {seed_col} = $2, state = 'playing' WHERE id = $3 AND state = 'waiting'"
+    );
+    let done = sqlx::query(&sql)
+        .bind(&me.id)
+        .bind(client_seed)
+        .bind(&id)
+        .execute(&state.db.pool)
+        .await?;
+    if done.rows_affected() != 1 {
+        return Err(ApiError::conflict(
+            "seat_taken",
+            "someone took the seat first",
+        ));
+    }
+    let game = state.load(&id).await?;
+    Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
+}
+
+/// A game's state, players and dice record.
+#[utoipa::path(get, path = "/api/games/{id}", responses((status = 200, body = GameView), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn get(
+    State(state): State<AppState>,
+    MaybeAuth(me): MaybeAuth,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    let game = state.load(&id).await?;
+    let viewer = me.as_ref().map(|p| p.id.as_str());
+    Ok(Json(game_view(&state, &game, viewer, true).await?))
+}
+
+/// Play an action (the deciding player only).
+#[utoipa::path(post, path = "/api/games/{id}/actions", request_body = ActionRequest,
+    responses((status = 200, body = GameView), (status = 403, body = crate::error::ErrorBody),
+        (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn act(
+    State(state): State<AppState>,
+    Auth(me): Auth,
+    Path(id): Path<String>,
+    Json(req): Json<ActionRequest>,
+) -> Result<Json<GameView>, ApiError> {
+    if req.action.len() > 200 {
+        return Err(ApiError::bad_request("an action is at most 200 characters"));
+    }
+    let game = state
+        .change(&id, |g| {
+            let color = playing_seat(g, &me.id)?;
+            if let Some(v) = req.version {
+                if v != g.row.version {
+                    return Err(ApiError::conflict(
+                        "stale_version",
+                        format!("the game is at version {}, not {v}", g.row.version),
+                    ));
+                }
+            }
+            match g.table.status() {
+                Status::Decide { player, .. } if player == color => {
+                    Ok(Change::Action(color, req.action.clone()))
+                }
+                Status::Decide { .. } => {
+                    Err(ApiError::conflict("not_your_turn", "it is not your turn"))
+                }
+                Status::Chance(_) => Err(ApiError::conflict(
+                    "roll_first",
+                    "the dice must be rolled first",
+                )),
+                Status::Over(_) => Err(ApiError::conflict("game_over", "the game is over")),
+            }
+        })
+        .await?;
+    crate::bots::drive(state.clone(), id);
+    Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
+}
+
+fn playing_seat(g: &Loaded, player: &str) -> Result<Color, ApiError> {
+    let color = g
+        .row
+        .color_of(player)
+        .ok_or_else(|| ApiError::forbidden("not_a_player", "you do not play in this game"))?;
+    match g.row.state.as_str() {
+        "waiting" => Err(ApiError::conflict(
+            "not_started",
+            "the game waits for its second player",
+        )),
+        "finished" => Err(ApiError::conflict("game_over", "the game is over")),
+        _ => Ok(color),
+    }
+}
+
+/// Roll the dice with a fresh nonce (see docs/dice.md for who rolls when).
+#[utoipa::path(post, path = "/api/games/{id}/roll", request_body = RollRequest,
+    responses((status = 200, body = GameView), (status = 403, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
+pub async fn roll(
+    State(state): State<AppState>,
+    Auth(me): Auth,
+    Path(id): Path<String>,
+    Json(req): Json<RollRequest>,
+) -> Result<Json<GameView>, ApiError> {
+    let n = req.nonce.chars().count();
+    if !(8..=128).contains(&n) || req.nonce.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(
+            "a nonce is 8 to 128 printable characters",
+        ));
+    }
+    let game = state
+        .change(&id, |g| {
+            let color = playing_seat(g, &me.id)?;
+            let allowed = match g.roller() {
+                None => return Err(ApiError::conflict("no_roll_due", "no roll is due now")),
+                Some(Roller::Seat(c)) => c == color,
+                Some(Roller::Either) => true,
+                Some(Roller::Server) => false,
+            };
+            if !allowed {
+                return Err(ApiError::conflict(
+                    "not_your_roll",
+                    "the other player rolls now",
+                ));
+            }
+            let dice = derive_roll(&g.row, g.rolls, &req.nonce)?;
+            Ok(Change::Roll(Some(color), req.nonce.clone(), dice))
+        })
+        .await?;
+    crate::bots::drive(state.clone(), id);
+    Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
+}
+
+/// Log entries after a version.
+#[derive(Deserialize, ToSchema)]
+pub struct Since {
+    /// Entries with a version above this (default 0: all).
+    #[serde(default)]
+    pub since: i64,
+}
+
+/// The game's log after `since`.
+#[utoipa::path(get, path = "/api/games/{id}/events", params(("since" = Option<i64>, Query, description = "entries after this version")),
+    responses((status = 200, body = [EventRow]), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<Since>,
+) -> Result<Json<Vec<EventRow>>, ApiError> {
+    state
+        .db
+        .game(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    Ok(Json(state.db.events(&id, q.since).await?))
+}
+
+/// One step of a record: the event and the state after it.
+#[derive(Serialize, ToSchema)]
+pub struct RecordStep {
+    /// The event.
+    pub event: EventRow,
+    /// The state after it.
+    pub state: Value,
+}
+
+/// A game's full record.
+#[derive(Serialize, ToSchema)]
+pub struct GameRecord {
+    /// The game.
+    pub game: GameView,
+    /// The state before the first event.
+    pub start: Value,
+    /// Every event with the state after it.
+    pub steps: Vec<RecordStep>,
+}
+
+/// The full record: every event with the state after it.
+#[utoipa::path(get, path = "/api/games/{id}/record", responses((status = 200, body = GameRecord), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn record(
+    State(state): State<AppState>,
+    MaybeAuth(me): MaybeAuth,
+    Path(id): Path<String>,
+) -> Result<Json<GameRecord>, ApiError> {
+    let game = state.load(&id).await?;
+    let events = state.db.events(&id, 0).await?;
+    let mut table = Table::new(&game.row.game_options()?).map_err(ApiError::internal)?;
+    let start = table.view();
+    let mut steps = Vec::with_capacity(events.len());
+    for event in events {
+        if event.kind == "roll" {
+            let roll = crate::service::parse_dice(&event.payload)
+                .ok_or_else(|| ApiError::internal("bad roll"))?;
+            table.roll(roll).map_err(ApiError::internal)?;
+        } else {
+            table
+                .apply_text(&event.payload)
+                .map_err(ApiError::internal)?;
+        }
+        steps.push(RecordStep {
+            event,
+            state: table.view(),
+        });
+    }
+    let viewer = me.as_ref().map(|p| p.id.as_str());
+    Ok(Json(GameRecord {
+        game: game_view(&state, &game, viewer, true).await?,
+        start,
+        steps,
+    }))
+}
+
+/// Export format.
+#[derive(Deserialize, ToSchema)]
+pub struct ExportQuery {
+    /// `tabula` (every game) or `mat` (backgammon, Jellyfish .mat for gnubg).
+    #[serde(default = "tabula_format")]
+    pub format: String,
+}
+
+fn tabula_format() -> String {
+    "tabula".into()
+}
+
+/// The game as text: Tabula's notation, or a Jellyfish .mat file for backgammon.
+#[utoipa::path(get, path = "/api/games/{id}/export", params(("format" = Option<String>, Query, description = "tabula or mat")),
+    responses((status = 200, content_type = "text/plain", body = String), (status = 400, body = crate::error::ErrorBody)))]
+pub async fn export(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<ExportQuery>,
+) -> Result<impl IntoResponse, ApiError> {
+    let game = state.load(&id).await?;
+    let events = state.db.events(&id, 0).await?;
+    let s = summary(&state, &game.row).await?;
+    let name = |p: &Option<PlayerView>| {
+        p.as_ref()
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| "?".into())
+    };
+    let text = match q.format.as_str() {
+        "tabula" => super::export::tabula_text(&game, &events, &name(&s.white), &name(&s.black)),
+        "mat" => super::export::mat_text(&game, &name(&s.white), &name(&s.black))?,
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "unknown format {other:?} (tabula or mat)"
+            )))
+        }
+    };
+    Ok(([(CONTENT_TYPE, "text/plain; charset=utf-8")], text))
+}

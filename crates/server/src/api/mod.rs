@@ -1,0 +1,161 @@
+//! The HTTP API: routes, the shared summary of a game, the lobby, statistics, health and the
+//! OpenAPI description. Every error is an [`crate::error::ApiError`].
+
+mod export;
+pub mod games;
+mod openapi;
+pub mod players;
+mod stats;
+mod ws;
+
+use crate::db::GameRow;
+use crate::error::ApiError;
+use crate::service::Loaded;
+use crate::AppState;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::routing::{get, post};
+use axum::Router;
+use players::PlayerView;
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+pub use openapi::ApiDoc;
+
+/// The router of the whole API.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/healthz", get(health))
+        .route("/api/openapi.json", get(openapi::spec))
+        .route("/api/guest", post(players::guest))
+        .route("/api/register", post(players::register))
+        .route("/api/login", post(players::login))
+        .route("/api/logout", post(players::logout))
+        .route("/api/me", get(players::me))
+        .route("/api/tokens", post(players::token))
+        .route("/api/players/{id}", get(players::player))
+        .route("/api/players/{id}/games", get(player_games))
+        .route("/api/lobby", get(lobby))
+        .route("/api/stats", get(stats::stats))
+        .route("/api/games", post(games::create))
+        .route("/api/games/{id}", get(games::get))
+        .route("/api/games/{id}/join", post(games::join))
+        .route("/api/games/{id}/actions", post(games::act))
+        .route("/api/games/{id}/roll", post(games::roll))
+        .route("/api/games/{id}/events", get(games::events))
+        .route("/api/games/{id}/record", get(games::record))
+        .route("/api/games/{id}/export", get(games::export))
+        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .layer(DefaultBodyLimit::max(crate::BODY_LIMIT))
+        .with_state(state)
+}
+
+/// The state view of a loaded game.
+pub fn view_of(game: &Loaded) -> Value {
+    game.table.view()
+}
+
+/// A game in lists: id, type, players, state and result.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct GameSummary {
+    /// Id.
+    pub id: String,
+    /// `backgammon`, `never-finishing`, `grasshopper` or `halma-grasshopper`.
+    pub game: String,
+    /// `waiting`, `playing` or `finished`.
+    pub state: String,
+    /// Events so far.
+    pub version: i64,
+    /// White's player (a bot is a player of kind `bot`).
+    pub white: Option<PlayerView>,
+    /// Black's player.
+    pub black: Option<PlayerView>,
+    /// `white`, `black`, or null (a draw, or not finished).
+    pub winner: Option<String>,
+    /// Points won.
+    pub points: Option<i64>,
+    /// Actions played.
+    pub plies: Option<i64>,
+    /// SHA-256 commitment to the server's dice seed.
+    pub commitment: String,
+    /// Creation time, Unix milliseconds.
+    pub created_ms: i64,
+}
+
+/// The summary of `row`.
+pub async fn summary(state: &AppState, row: &GameRow) -> Result<GameSummary, ApiError> {
+    let player = |id: Option<String>| async move {
+        match id {
+            Some(id) => state
+                .db
+                .player(&id)
+                .await
+                .map(|p| p.as_ref().map(PlayerView::from)),
+            None => Ok(None),
+        }
+    };
+    Ok(GameSummary {
+        id: row.id.clone(),
+        game: row.game_type.clone(),
+        state: row.state.clone(),
+        version: row.version,
+        white: player(row.white_id.clone()).await?,
+        black: player(row.black_id.clone()).await?,
+        winner: row.winner.clone(),
+        points: row.points,
+        plies: row.plies,
+        commitment: row.commitment.clone(),
+        created_ms: row.created_ms,
+    })
+}
+
+async fn summaries(state: &AppState, rows: &[GameRow]) -> Result<Vec<GameSummary>, ApiError> {
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        out.push(summary(state, r).await?);
+    }
+    Ok(out)
+}
+
+/// The lobby.
+#[derive(Serialize, ToSchema)]
+pub struct Lobby {
+    /// Games with an open seat anyone may take.
+    pub open: Vec<GameSummary>,
+    /// Games being played, to watch.
+    pub playing: Vec<GameSummary>,
+}
+
+/// Open seats and games to watch.
+#[utoipa::path(get, path = "/api/lobby", responses((status = 200, body = Lobby)))]
+pub async fn lobby(State(state): State<AppState>) -> Result<crate::error::Json<Lobby>, ApiError> {
+    let open = state
+        .db
+        .games_where("state = 'waiting' AND listed = 1", None, 100)
+        .await?;
+    let playing = state.db.games_where("state = 'playing'", None, 100).await?;
+    Ok(crate::error::Json(Lobby {
+        open: summaries(&state, &open).await?,
+        playing: summaries(&state, &playing).await?,
+    }))
+}
+
+/// A player's games, newest first (up to 200).
+#[utoipa::path(get, path = "/api/players/{id}/games", responses((status = 200, body = [GameSummary])))]
+pub async fn player_games(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<crate::error::Json<Vec<GameSummary>>, ApiError> {
+    let rows = state
+        .db
+        .games_where("white_id = $1 OR black_id = $1", Some(&id), 200)
+        .await?;
+    Ok(crate::error::Json(summaries(&state, &rows).await?))
+}
+
+/// Liveness and database check.
+#[utoipa::path(get, path = "/healthz", responses((status = 200), (status = 500, body = crate::error::ErrorBody)))]
+pub async fn health(State(state): State<AppState>) -> Result<&'static str, ApiError> {
+    sqlx::query("SELECT 1").execute(&state.db.pool).await?;
+    Ok("ok")
+}

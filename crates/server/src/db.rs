@@ -1,0 +1,374 @@
+//! Storage: one schema (`migrations/`) on SQLite or PostgreSQL through sqlx's `Any` driver,
+//! and every query the server makes. Placeholders are written `$1`, which both accept.
+
+use crate::error::ApiError;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Executor, Row};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Which database the pool talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// An embedded SQLite file.
+    Sqlite,
+    /// A PostgreSQL server (several instances may share it).
+    Postgres,
+}
+
+/// The pool and its backend.
+#[derive(Clone)]
+pub struct Db {
+    /// The connection pool.
+    pub pool: AnyPool,
+    /// The backend.
+    pub backend: Backend,
+    /// The URL it was opened with (for LISTEN connections).
+    pub url: String,
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+impl Db {
+    /// Opens (creating a SQLite file if needed) and migrates the database at `url`: a path
+    /// or `sqlite://...` URL for SQLite, `postgres://...` for PostgreSQL.
+    pub async fn open(url: &str) -> Result<Db, sqlx::Error> {
+        sqlx::any::install_default_drivers();
+        let (backend, url) = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            (Backend::Postgres, url.to_string())
+        } else {
+            let path = url.strip_prefix("sqlite://").unwrap_or(url);
+            (Backend::Sqlite, format!("sqlite://{path}?mode=rwc"))
+        };
+        let sqlite = backend == Backend::Sqlite;
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 10 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if sqlite {
+                        // Durable commits (an acknowledged action survives a crash) and a
+                        // wait instead of an error when another connection writes.
+                        conn.execute("PRAGMA busy_timeout = 10000").await?;
+                        conn.execute("PRAGMA synchronous = FULL").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await?;
+        if sqlite {
+            pool.execute("PRAGMA journal_mode = WAL").await?;
+        }
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Db { pool, backend, url })
+    }
+}
+
+/// A player as stored.
+#[derive(Debug, Clone)]
+pub struct PlayerRow {
+    /// Id.
+    pub id: String,
+    /// Shown name.
+    pub name: String,
+    /// Login name of a registered user.
+    pub username: Option<String>,
+    /// Argon2id hash.
+    pub password_hash: Option<String>,
+    /// `user`, `guest` or `bot`.
+    pub kind: String,
+}
+
+fn player_row(r: &AnyRow) -> Result<PlayerRow, sqlx::Error> {
+    Ok(PlayerRow {
+        id: r.try_get("id")?,
+        name: r.try_get("name")?,
+        username: r.try_get("username")?,
+        password_hash: r.try_get("password_hash")?,
+        kind: r.try_get("kind")?,
+    })
+}
+
+const PLAYER_COLUMNS: &str = "id, name, username, password_hash, kind";
+
+impl Db {
+    /// Stores a new player; a taken username is refused.
+    pub async fn insert_player(&self, p: &PlayerRow) -> Result<(), ApiError> {
+        let result = sqlx::query(
+            "INSERT INTO players (id, name, username, password_hash, kind, created_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&p.id)
+        .bind(&p.name)
+        .bind(&p.username)
+        .bind(&p.password_hash)
+        .bind(&p.kind)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(ApiError::conflict(
+                "username_taken",
+                "that username is taken",
+            )),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Ensures the row of a bot level exists (bots are rated like players).
+    pub async fn ensure_bot(&self, id: &str, name: &str) -> Result<(), sqlx::Error> {
+        let sql = match self.backend {
+            Backend::Sqlite => "INSERT OR IGNORE INTO players (id, name, username, password_hash, kind, created_ms) VALUES ($1, $2, NULL, NULL, 'bot', $3)",
+            Backend::Postgres => "INSERT INTO players (id, name, username, password_hash, kind, created_ms) VALUES ($1, $2, NULL, NULL, 'bot', $3) ON CONFLICT (id) DO NOTHING",
+        };
+        sqlx::query(sql)
+            .bind(id)
+            .bind(name)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The player with this id.
+    pub async fn player(&self, id: &str) -> Result<Option<PlayerRow>, sqlx::Error> {
+        let sql = format!("SELECT {PLAYER_COLUMNS} FROM players WHERE id = $1");
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(player_row).transpose()
+    }
+
+    /// The registered player with this username.
+    pub async fn player_by_username(
+        &self,
+        username: &str,
+    ) -> Result<Option<PlayerRow>, sqlx::Error> {
+        let sql = format!("SELECT {PLAYER_COLUMNS} FROM players WHERE username = $1");
+        let row = sqlx::query(&sql)
+            .bind(username)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(player_row).transpose()
+    }
+
+    /// Stores a session or API token (by its hash).
+    pub async fn insert_session(
+        &self,
+        hash: &str,
+        player: &str,
+        kind: &str,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query("INSERT INTO sessions (token_hash, player_id, kind, created_ms) VALUES ($1, $2, $3, $4)")
+            .bind(hash)
+            .bind(player)
+            .bind(kind)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The player a session or token hash belongs to.
+    pub async fn session_player(
+        &self,
+        hash: &str,
+        kind: &str,
+    ) -> Result<Option<PlayerRow>, sqlx::Error> {
+        let sql = "SELECT p.id, p.name, p.username, p.password_hash, p.kind FROM sessions s \
+                   JOIN players p ON p.id = s.player_id WHERE s.token_hash = $1 AND s.kind = $2";
+        let row = sqlx::query(sql)
+            .bind(hash)
+            .bind(kind)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(player_row).transpose()
+    }
+
+    /// Ends a session.
+    pub async fn delete_session(&self, hash: &str) -> Result<(), sqlx::Error> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
+
+/// A game as stored (its state is rebuilt from the events).
+#[derive(Debug, Clone)]
+pub struct GameRow {
+    /// Id.
+    pub id: String,
+    /// Game type id (`backgammon`, ...).
+    pub game_type: String,
+    /// The options as JSON.
+    pub options: String,
+    /// White's and Black's player ids.
+    pub white_id: Option<String>,
+    /// Black's player id.
+    pub black_id: Option<String>,
+    /// White's bot level, if a bot.
+    pub white_bot: Option<String>,
+    /// Black's bot level, if a bot.
+    pub black_bot: Option<String>,
+    /// White's client seed.
+    pub white_client_seed: Option<String>,
+    /// Black's client seed.
+    pub black_client_seed: Option<String>,
+    /// The invitation code of the empty seat.
+    pub invite_code: Option<String>,
+    /// Whether the empty seat is listed in the lobby.
+    pub listed: bool,
+    /// `waiting`, `playing` or `finished`.
+    pub state: String,
+    /// The secret seed (hex); revealed once finished.
+    pub server_seed: String,
+    /// SHA-256 of the seed.
+    pub commitment: String,
+    /// Events so far.
+    pub version: i64,
+    /// Creation time.
+    pub created_ms: i64,
+    /// Winner colour once finished (`None`: draw or unfinished).
+    pub winner: Option<String>,
+    /// Points won.
+    pub points: Option<i64>,
+    /// Actions played.
+    pub plies: Option<i64>,
+}
+
+const GAME_COLUMNS: &str = "id, game_type, options, white_id, black_id, white_bot, black_bot, \
+    white_client_seed, black_client_seed, invite_code, listed, state, server_seed, commitment, \
+    version, created_ms, winner, points, plies";
+
+fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: r.try_get("id")?,
+        game_type: r.try_get("game_type")?,
+        options: r.try_get("options")?,
+        white_id: r.try_get("white_id")?,
+        black_id: r.try_get("black_id")?,
+        white_bot: r.try_get("white_bot")?,
+        black_bot: r.try_get("black_bot")?,
+        white_client_seed: r.try_get("white_client_seed")?,
+        black_client_seed: r.try_get("black_client_seed")?,
+        invite_code: r.try_get("invite_code")?,
+        listed: r.try_get::<i64, _>("listed")? != 0,
+        state: r.try_get("state")?,
+        server_seed: r.try_get("server_seed")?,
+        commitment: r.try_get("commitment")?,
+        version: r.try_get("version")?,
+        created_ms: r.try_get("created_ms")?,
+        winner: r.try_get("winner")?,
+        points: r.try_get("points")?,
+        plies: r.try_get("plies")?,
+    })
+}
+
+/// One entry of a game's log.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct EventRow {
+    /// The game's version after this event (1 for the first).
+    pub version: i64,
+    /// `action` or `roll`.
+    pub kind: String,
+    /// The colour that acted, or asked for the roll.
+    pub actor: Option<String>,
+    /// The canonical action text, or the dice as `5-2`.
+    pub payload: String,
+    /// The client's nonce of a roll.
+    pub nonce: Option<String>,
+}
+
+impl Db {
+    /// Stores a new game.
+    pub async fn insert_game(&self, g: &GameRow) -> Result<(), sqlx::Error> {
+        let sql = format!(
+            "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, \
+             $11, $12, $13, $14, $15, $16, $17, $18, $19)"
+        );
+        sqlx::query(&sql)
+            .bind(&g.id)
+            .bind(&g.game_type)
+            .bind(&g.options)
+            .bind(&g.white_id)
+            .bind(&g.black_id)
+            .bind(&g.white_bot)
+            .bind(&g.black_bot)
+            .bind(&g.white_client_seed)
+            .bind(&g.black_client_seed)
+            .bind(&g.invite_code)
+            .bind(i64::from(g.listed))
+            .bind(&g.state)
+            .bind(&g.server_seed)
+            .bind(&g.commitment)
+            .bind(g.version)
+            .bind(g.created_ms)
+            .bind(&g.winner)
+            .bind(g.points)
+            .bind(g.plies)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The game with this id.
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>, sqlx::Error> {
+        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(game_row).transpose()
+    }
+
+    /// Games matching a WHERE clause (no user input in it; values bound as `$1`).
+    pub async fn games_where(
+        &self,
+        clause: &str,
+        value: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, sqlx::Error> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE {clause} ORDER BY created_ms DESC LIMIT {limit}"
+        );
+        let mut q = sqlx::query(&sql);
+        if let Some(v) = value {
+            q = q.bind(v);
+        }
+        let rows = q.fetch_all(&self.pool).await?;
+        rows.iter().map(game_row).collect()
+    }
+
+    /// The events after `since`, in order.
+    pub async fn events(&self, id: &str, since: i64) -> Result<Vec<EventRow>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT version, kind, actor, payload, nonce FROM game_events \
+             WHERE game_id = $1 AND version > $2 ORDER BY version",
+        )
+        .bind(id)
+        .bind(since)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(EventRow {
+                    version: r.try_get("version")?,
+                    kind: r.try_get("kind")?,
+                    actor: r.try_get("actor")?,
+                    payload: r.try_get("payload")?,
+                    nonce: r.try_get("nonce")?,
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,66 @@
+//! Grasshopper on the wire: actions in the game's move notation (`A3`, `B2-C2`, `pass`, ...),
+//! as `tabula moves grasshopper` lists them.
+
+use super::Adapter;
+use serde_json::{json, Value};
+use tabula_ai::{Bot, Level};
+use tabula_core::{Color, Game};
+use tabula_grasshopper::notation::format_position;
+use tabula_grasshopper::{Action, Cell, Checkers, Grasshopper, Point};
+
+pub(super) fn new(checkers: u32) -> Result<Grasshopper, String> {
+    Checkers::new(checkers)
+        .map(Grasshopper::new)
+        .map_err(|e| e.to_string())
+}
+
+fn cell_json(cell: Cell) -> Value {
+    match cell {
+        Cell::Empty => Value::Null,
+        Cell::Single(c) => json!({"color": c, "count": 1}),
+        Cell::Wall(c) => json!({"color": c, "count": 2}),
+    }
+}
+
+impl Adapter for Grasshopper {
+    fn legal(&self) -> Vec<(String, Action)> {
+        self.legal_actions()
+            .into_iter()
+            .map(|a| (a.to_string(), a))
+            .collect()
+    }
+
+    fn parse(&self, text: &str) -> Result<Action, String> {
+        self.position().parse_move(text).map_err(|e| e.to_string())
+    }
+
+    fn view(&self) -> Value {
+        let pos = self.position();
+        let points: Vec<Value> = (1..=24)
+            .filter_map(|n| Point::new(n).ok())
+            .map(|p| cell_json(pos.cell(p)))
+            .collect();
+        let both =
+            |f: &dyn Fn(Color) -> u32| json!({"white": f(Color::White), "black": f(Color::Black)});
+        json!({
+            "game": "grasshopper",
+            "checkers": pos.checkers().get(),
+            "turn": pos.turn(),
+            "points": points,
+            "hand": both(&|c| u32::from(pos.hand(c))),
+            "score": both(&|c| u32::from(pos.score(c))),
+            "borne_off": both(&|c| pos.borne_off(c)),
+            "last_scorer": pos.last_scorer(),
+            "passed": pos.passed(),
+        })
+    }
+
+    fn notation(&self) -> String {
+        format_position(self.position())
+    }
+
+    fn bot(level: Level, seed: u64) -> Box<dyn Bot<Self> + Send> {
+        tabula_ai::bots::grasshopper(level, seed)
+            .unwrap_or_else(|_| Box::new(tabula_ai::RandomBot::<Grasshopper>::new(seed, |_| true)))
+    }
+}

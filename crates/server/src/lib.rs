@@ -1,0 +1,120 @@
+//! Tabula's game server: `tabula serve`.
+//!
+//! axum on tokio; SQLite in a file by default, PostgreSQL for several instances sharing one
+//! database (moves reach every instance's WebSockets through `LISTEN/NOTIFY`). Every game is
+//! an append-only log of actions and rolls, committed before the reply; the state is rebuilt
+//! by replaying it through the rules engines. Modules:
+//!
+//! - [`games`]: the four games on the wire (options, action text, JSON views, bots);
+//! - [`service`]: the authority (who may act, apply, commit, replay);
+//! - [`db`]: the schema and queries; [`ratings`] / [`rating`]: Glicko-2 and FIBS;
+//! - [`auth`]: guests, users, sessions, API tokens; [`bots`]: bots playing in the server;
+//! - [`live`]: WebSocket fan-out; [`api`]: the HTTP routes and OpenAPI.
+
+pub mod api;
+pub mod auth;
+pub mod bots;
+pub mod db;
+pub mod error;
+pub mod games;
+pub mod live;
+pub mod rating;
+pub mod ratings;
+pub mod service;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// The shared state of the handlers.
+pub type AppState = Arc<service::App>;
+
+/// The largest request body accepted, in bytes.
+pub const BODY_LIMIT: usize = 16 * 1024;
+
+/// How to run the server.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The database: a SQLite path or URL, or a `postgres://` URL.
+    pub database: String,
+}
+
+/// Opens the database, resumes bot games, and serves until SIGTERM or Ctrl-C; `ready` gets
+/// the bound address once listening.
+pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+    let db = db::Db::open(&config.database).await?;
+    let state: AppState = Arc::new(service::App::new(db));
+    if state.db.backend == db::Backend::Postgres {
+        spawn_listener(state.clone());
+    }
+    let resumed = bots::resume_all(&state).await?;
+    tracing::info!(resumed, "bot games resumed");
+    let app = api::router(state.clone()).layer(tower_http::trace::TraceLayer::new_for_http());
+    let listener = tokio::net::TcpListener::bind(config.addr).await?;
+    let addr = listener.local_addr()?;
+    ready(addr);
+    tracing::info!(%addr, "listening");
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The database.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// Migrations.
+    #[error("database migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The socket.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("shutting down");
+}
+
+/// Listens to `NOTIFY tabula_games` and pushes other instances' moves to this one's sockets.
+fn spawn_listener(state: AppState) {
+    tokio::spawn(async move {
+        loop {
+            match sqlx::postgres::PgListener::connect(&state.db.url).await {
+                Ok(mut listener) => {
+                    if listener.listen("tabula_games").await.is_ok() {
+                        while let Ok(n) = listener.recv().await {
+                            if let Some((id, _)) = n.payload().split_once(':') {
+                                state.remote_change(id).await;
+                            }
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "LISTEN connection failed"),
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        }
+    });
+}

@@ -1,0 +1,75 @@
+//! Live updates: one broadcast channel per watched game on this instance, fed by this
+//! instance's own commits and, on PostgreSQL, by `NOTIFY tabula_games` from the others.
+//!
+//! Every push carries the game's version. The hub remembers the last version it pushed per
+//! game and pushes each version once, whichever path told it first.
+
+use crate::db::EventRow;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::sync::broadcast;
+
+/// One update of a game: the event that made version `version`, and the state after it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Push {
+    /// Always `"event"`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The game's version after the event.
+    pub version: i64,
+    /// The event.
+    pub event: EventRow,
+    /// The state after it (the game view), or `null` for catch-up events but the last.
+    pub state: Option<Value>,
+    /// `waiting`, `playing` or `finished`.
+    pub game_state: String,
+}
+
+struct Channel {
+    sender: broadcast::Sender<Arc<Push>>,
+    pushed: i64,
+}
+
+/// The per-game channels of this instance.
+#[derive(Default)]
+pub struct Hub {
+    channels: Mutex<HashMap<String, Channel>>,
+}
+
+impl Hub {
+    /// Subscribes to a game's pushes.
+    pub fn subscribe(&self, game: &str) -> broadcast::Receiver<Arc<Push>> {
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        channels
+            .entry(game.to_string())
+            .or_insert_with(|| Channel {
+                sender: broadcast::channel(256).0,
+                pushed: 0,
+            })
+            .sender
+            .subscribe()
+    }
+
+    /// The last version pushed for `game`, when someone is watching it here.
+    pub fn watched(&self, game: &str) -> Option<i64> {
+        let channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        channels.get(game).map(|c| c.pushed)
+    }
+
+    /// Pushes `push` unless this version was already pushed; drops channels nobody watches.
+    pub fn publish(&self, game: &str, push: Push) {
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(channel) = channels.get_mut(game) else {
+            return;
+        };
+        if push.version <= channel.pushed {
+            return;
+        }
+        channel.pushed = push.version;
+        if channel.sender.send(Arc::new(push)).is_err() {
+            channels.remove(game);
+        }
+    }
+}
