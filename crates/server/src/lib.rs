@@ -21,6 +21,7 @@ pub mod live;
 pub mod rating;
 pub mod ratings;
 pub mod service;
+pub mod web;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -46,6 +46,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(games::record))
         .route("/api/games/{id}/export", get(games::export))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/", get(crate::web::index))
+        .route("/{*path}", get(crate::web::asset))
         .layer(DefaultBodyLimit::max(crate::BODY_LIMIT))
         .with_state(state)
 }
