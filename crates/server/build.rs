@@ -18,7 +18,10 @@ fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
         } else if let Ok(rel) = path.strip_prefix(root) {
             let rel = rel.to_string_lossy().replace('\\', "/");
             let abs = path.canonicalize().unwrap_or(path.clone());
-            out.push(format!("({rel:?}, include_bytes!({:?}).as_slice()),", abs.display().to_string()));
+            out.push(format!(
+                "({rel:?}, include_bytes!({:?}).as_slice()),",
+                abs.display().to_string()
+            ));
         }
     }
 }

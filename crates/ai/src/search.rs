@@ -125,7 +125,9 @@ pub fn chances_one_roll_ahead(
             },
         );
         // With no play the turn passes: the opponent is on roll in the same position.
-        let ours = best.map_or_else(|| eval.evaluate(&pos.flip()), |(_, p)| p).flip();
+        let ours = best
+            .map_or_else(|| eval.evaluate(&pos.flip()), |(_, p)| p)
+            .flip();
         let w = dice.weight() as f32 / 36.0;
         sum.win += w * ours.win;
         sum.win_gammon += w * ours.win_gammon;

@@ -61,8 +61,16 @@ async fn post(http: &reqwest::Client, url: String, body: Value) -> (u16, Value) 
 }
 
 async fn guest(base: &str, name: &str) -> reqwest::Client {
-    let http = reqwest::Client::builder().cookie_store(true).build().unwrap();
-    let (s, _) = post(&http, format!("{base}/api/guest"), json!({"nickname": name})).await;
+    let http = reqwest::Client::builder()
+        .cookie_store(true)
+        .build()
+        .unwrap();
+    let (s, _) = post(
+        &http,
+        format!("{base}/api/guest"),
+        json!({"nickname": name}),
+    )
+    .await;
     assert_eq!(s, 200, "guest login failed");
     http
 }
@@ -90,7 +98,12 @@ async fn player_pair(base: String, n: usize, stop: Instant, totals: Arc<Totals>)
         assert_eq!(s, 200, "{g}");
         let id = g["id"].as_str().unwrap().to_string();
         let code = g["invite_code"].clone();
-        let (s, mut g) = post(&black, format!("{base}/api/games/{id}/join"), json!({"invite_code": code, "client_seed": format!("b{n}")})).await;
+        let (s, mut g) = post(
+            &black,
+            format!("{base}/api/games/{id}/join"),
+            json!({"invite_code": code, "client_seed": format!("b{n}")}),
+        )
+        .await;
         assert_eq!(s, 200, "{g}");
         // A spectator counts the pushes.
         let ws_url = format!("{}/api/games/{id}/ws", base.replacen("http", "ws", 1));
@@ -107,13 +120,26 @@ async fn player_pair(base: String, n: usize, stop: Instant, totals: Arc<Totals>)
             let roller = g["roller"].as_str().unwrap_or("");
             let (who, path, body) = if !roller.is_empty() {
                 let who = if roller == "black" { &black } else { &white };
-                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 (who, "roll", json!({"nonce": format!("{rng:016x}")}))
             } else if status["status"] == "decide" {
-                let who = if status["player"] == "black" { &black } else { &white };
-                let legal: Vec<&str> = g["view"]["legal"].as_array().unwrap().iter().filter_map(|v| v.as_str())
-                    .filter(|a| !a.starts_with("resign") && *a != "double" && *a != "beaver").collect();
-                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let who = if status["player"] == "black" {
+                    &black
+                } else {
+                    &white
+                };
+                let legal: Vec<&str> = g["view"]["legal"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(|v| v.as_str())
+                    .filter(|a| !a.starts_with("resign") && *a != "double" && *a != "beaver")
+                    .collect();
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 let action = legal[(rng >> 33) as usize % legal.len()];
                 (who, "actions", json!({"action": action}))
             } else {
@@ -166,9 +192,14 @@ async fn main() {
                 .spawn()
                 .expect("start the server (build it with cargo build --release -p tabula-cli)");
             let mut line = String::new();
-            BufReader::new(c.stdout.take().unwrap()).read_line(&mut line).unwrap();
+            BufReader::new(c.stdout.take().unwrap())
+                .read_line(&mut line)
+                .unwrap();
             child = Some(c);
-            line.trim().trim_start_matches("Tabula is serving at ").trim_end_matches('/').to_string()
+            line.trim()
+                .trim_start_matches("Tabula is serving at ")
+                .trim_end_matches('/')
+                .to_string()
         }
     };
     let totals = Arc::new(Totals {

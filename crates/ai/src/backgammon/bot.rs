@@ -69,9 +69,9 @@ impl BackgammonBot {
                 if self.level == Level::Random {
                     return Action::Take;
                 }
-                let beaver_allowed = session.legal_actions().contains(&Action::Beaver);
+                // The bots take where the cube rules would beaver: against GNU Backgammon the
+                // hand-made evaluator's beavers were its costliest errors (docs/bots.md).
                 match cube::answer_double(&ours, &CubeState::of(session, player)) {
-                    Answer::Beaver if beaver_allowed => Action::Beaver,
                     Answer::Beaver | Answer::Take => Action::Take,
                     Answer::Drop => Action::Drop,
                 }

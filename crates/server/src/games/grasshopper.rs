@@ -1,5 +1,6 @@
-//! Grasshopper on the wire: actions in the game's move notation (`A3`, `B2-C2`, `pass`, ...),
-//! as `tabula moves grasshopper` lists them.
+//! Grasshopper on the wire: actions in the game's move notation as `tabula moves grasshopper`
+//! lists them (`in 3`, `3-9`, `pass`, ...); the quadrant labels (`A3`, `B2-C2`) are accepted
+//! on input.
 
 use super::Adapter;
 use serde_json::{json, Value};

@@ -1,5 +1,6 @@
-//! Grasshopper (Halma) on the wire: moves as `c3-e5` (a path `c3-e5-g7` is accepted and
-//! written for chains of jumps), `pass`, `offer-draw`, `accept-draw`.
+//! Grasshopper (Halma) on the wire: moves written with their full path, `a1:c3` for a step
+//! or one jump and `c3:e5:e7` for a chain of jumps (the halma crate's notation, which also
+//! reads `c3-e7` when the path is unambiguous), `pass`, `offer-draw`, `accept-draw`.
 
 use super::Adapter;
 use serde_json::{json, Value};
