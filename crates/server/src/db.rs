@@ -279,7 +279,7 @@ fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
 pub struct EventRow {
     /// The game's version after this event (1 for the first).
     pub version: i64,
-    /// `action` or `roll`.
+    /// `action`, `roll` or `join` (a player took the empty seat; payload: their id).
     pub kind: String,
     /// The colour that acted, or asked for the roll.
     pub actor: Option<String>,

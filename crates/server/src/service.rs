@@ -128,6 +128,9 @@ pub enum Change {
     Action(Color, String),
     /// A roll asked for by a colour (or the server), with its nonce and dice.
     Roll(Option<Color>, String, DiceRoll),
+    /// A player takes the empty seat of this colour, with their client seed; the game
+    /// starts.
+    Join(Color, String, Option<String>),
 }
 
 fn replay(row: GameRow, events: &[EventRow]) -> Result<Loaded, ApiError> {
@@ -140,6 +143,8 @@ fn replay(row: GameRow, events: &[EventRow]) -> Result<Loaded, ApiError> {
                 table.roll(roll).map_err(ApiError::internal)?;
                 rolls += 1;
             }
+            // A player took the empty seat: the row records it; the rules see nothing.
+            "join" => {}
             _ => {
                 table.apply_text(&e.payload).map_err(ApiError::internal)?;
                 plies += 1;
@@ -288,7 +293,8 @@ impl App {
         let r = &after.row;
         let updated = sqlx::query(
             "UPDATE games SET version = $1, state = $2, finished_ms = $3, winner = $4, \
-             points = $5, plies = $6 WHERE id = $7 AND version = $8",
+             points = $5, plies = $6, white_id = $9, black_id = $10, white_client_seed = $11, \
+             black_client_seed = $12 WHERE id = $7 AND version = $8",
         )
         .bind(r.version)
         .bind(&r.state)
@@ -302,6 +308,10 @@ impl App {
         .bind(after.plies)
         .bind(&r.id)
         .bind(before.row.version)
+        .bind(&r.white_id)
+        .bind(&r.black_id)
+        .bind(&r.white_client_seed)
+        .bind(&r.black_client_seed)
         .execute(&mut *tx)
         .await
         .map_err(Commit::db)?;
@@ -401,6 +411,25 @@ fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
                 actor: by.map(|c| color_name(c).into()),
                 payload: dice_text(roll),
                 nonce: Some(nonce),
+            }
+        }
+        Change::Join(color, player, seed) => {
+            let row = &mut game.row;
+            match color {
+                Color::White => {
+                    (row.white_id, row.white_client_seed) = (Some(player.clone()), seed)
+                }
+                Color::Black => {
+                    (row.black_id, row.black_client_seed) = (Some(player.clone()), seed)
+                }
+            }
+            row.state = "playing".into();
+            EventRow {
+                version,
+                kind: "join".into(),
+                actor: Some(color_name(color).into()),
+                payload: player,
+                nonce: None,
             }
         }
     };

@@ -34,9 +34,13 @@ async fn postgres_a_move_on_one_instance_reaches_a_socket_on_another() {
     // A spectator on B, caught up.
     let mut on_b = watch(&b.base, &id, 0).await;
     let hello = on_b.next(10).await.unwrap();
+    // Catch-up: Bob's joining is version 1, then the current state.
+    assert_eq!(hello["type"], "event");
+    assert_eq!(hello["event"]["kind"], "join");
+    let hello = on_b.next(10).await.unwrap();
     assert_eq!(hello["type"], "state");
-    assert_eq!(hello["version"], 0);
-    // Alice rolls the opening through A; B's socket gets version 1.
+    assert_eq!(hello["version"], 1);
+    // Alice rolls the opening through A; B's socket gets version 2.
     let (s, r) = alice
         .post(
             &format!("/api/games/{id}/roll"),

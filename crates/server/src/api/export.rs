@@ -34,6 +34,10 @@ pub fn tabula_text(game: &Loaded, events: &[EventRow], white: &str, black: &str)
             "roll" => {
                 let _ = writeln!(out, "{} roll {}", e.version, e.payload);
             }
+            "join" => {
+                let actor = e.actor.as_deref().unwrap_or("?");
+                let _ = writeln!(out, "{} join {actor}", e.version);
+            }
             _ => {
                 let actor = e.actor.as_deref().unwrap_or("?");
                 let _ = writeln!(out, "{} {actor} {}", e.version, e.payload);

@@ -254,47 +254,35 @@ pub async fn join(
     Json(req): Json<JoinGame>,
 ) -> Result<Json<GameView>, ApiError> {
     let client_seed = check_seed(req.client_seed)?;
-    let game = state.load(&id).await?;
-    let row = &game.row;
-    if row.state != "waiting" {
-        return Err(ApiError::conflict(
-            "seat_taken",
-            "this game has no empty seat",
-        ));
-    }
-    if row.white_id.as_deref() == Some(&me.id) || row.black_id.as_deref() == Some(&me.id) {
-        return Err(ApiError::conflict(
-            "already_seated",
-            "you already sit at this game",
-        ));
-    }
-    if !row.listed && req.invite_code.as_deref() != row.invite_code.as_deref() {
-        return Err(ApiError::forbidden(
-            "bad_invite",
-            "this game needs its invitation code",
-        ));
-    }
-    let (seat, seed_col) = if row.white_id.is_none() {
-        ("white_id", "white_client_seed")
-    } else {
-        ("black_id", "black_client_seed")
-    };
-    let sql = format!(
-        "UPDATE games SET {seat} = $1, {seed_col} = $2, state = 'playing' WHERE id = $3 AND state = 'waiting'"
-    );
-    let done = sqlx::query(&sql)
-        .bind(&me.id)
-        .bind(client_seed)
-        .bind(&id)
-        .execute(&state.db.pool)
+    let game = state
+        .change(&id, |g| {
+            let row = &g.row;
+            if row.state != "waiting" {
+                return Err(ApiError::conflict(
+                    "seat_taken",
+                    "this game has no empty seat",
+                ));
+            }
+            if row.white_id.as_deref() == Some(&me.id) || row.black_id.as_deref() == Some(&me.id) {
+                return Err(ApiError::conflict(
+                    "already_seated",
+                    "you already sit at this game",
+                ));
+            }
+            if !row.listed && req.invite_code.as_deref() != row.invite_code.as_deref() {
+                return Err(ApiError::forbidden(
+                    "bad_invite",
+                    "this game needs its invitation code",
+                ));
+            }
+            let color = if row.white_id.is_none() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            Ok(Change::Join(color, me.id.clone(), client_seed.clone()))
+        })
         .await?;
-    if done.rows_affected() != 1 {
-        return Err(ApiError::conflict(
-            "seat_taken",
-            "someone took the seat first",
-        ));
-    }
-    let game = state.load(&id).await?;
     Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
 }
 
@@ -467,6 +455,8 @@ pub async fn record(
             let roll = crate::service::parse_dice(&event.payload)
                 .ok_or_else(|| ApiError::internal("bad roll"))?;
             table.roll(roll).map_err(ApiError::internal)?;
+        } else if event.kind == "join" {
+            // Seating changes no game state.
         } else {
             table
                 .apply_text(&event.payload)

@@ -1,0 +1,78 @@
+//! The browser client, end to end: a real `tabula serve` on a fresh SQLite file, driven by
+//! headless Chromium (Debian's `chromium`) through `playwright-core`, by the scenarios in
+//! `crates/server/web/tests/e2e.mjs`.
+//!
+//! Needs `node` and `/usr/bin/chromium` (or `CHROMIUM`); installs `playwright-core` with npm
+//! on first run. Without them the test is skipped, unless `TABULA_REQUIRE_BROWSER` is set
+//! (as `.ci/run` does), when it fails instead.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn skip_or_fail(why: &str) {
+    if std::env::var_os("TABULA_REQUIRE_BROWSER").is_some() {
+        panic!("browser tests required (TABULA_REQUIRE_BROWSER) but {why}");
+    }
+    eprintln!("skipped: {why}");
+}
+
+fn tests_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/web/tests")
+}
+
+#[test]
+fn the_browser_client_plays_every_game_end_to_end() {
+    let dir = tests_dir();
+    if !dir.join("e2e.mjs").exists() {
+        return skip_or_fail("crates/server/web/tests/e2e.mjs is missing");
+    }
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    if !Path::new(&chromium).exists() {
+        return skip_or_fail(&format!(
+            "no Chromium at {chromium} (apt-get install chromium)"
+        ));
+    }
+    if Command::new("node").arg("--version").output().is_err() {
+        return skip_or_fail("no node on the PATH");
+    }
+    if !dir.join("node_modules/playwright-core").exists() {
+        let status = Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .status();
+        if !matches!(status, Ok(s) if s.success()) {
+            return skip_or_fail("npm install playwright-core failed");
+        }
+    }
+    let db = std::env::temp_dir().join(format!("tabula_browser_{}.sqlite3", std::process::id()));
+    let mut server = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--database"])
+        .arg(&db)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("tabula serve starts");
+    let mut line = String::new();
+    BufReader::new(server.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .trim()
+        .trim_start_matches("Tabula is serving at ")
+        .trim_end_matches('/')
+        .to_string();
+    let mut e2e = Command::new("node");
+    e2e.arg("e2e.mjs")
+        .current_dir(&dir)
+        .env("BASE_URL", &base)
+        .env("CHROMIUM", &chromium);
+    if let Some(shots) = std::env::var_os("TABULA_SCREENSHOTS") {
+        e2e.env("SCREENSHOT_DIR", shots);
+    }
+    let status = e2e.status().expect("node runs");
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_file(&db);
+    assert!(status.success(), "the browser scenarios failed: {status:?}");
+}
