@@ -67,3 +67,30 @@ pub async fn index() -> Response {
 pub async fn asset(Path(path): Path<String>) -> Response {
     serve(&path)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_routes_get_the_app_and_files_their_type() {
+        let index = serve("game/abc123");
+        assert_eq!(index.status(), StatusCode::OK);
+        assert_eq!(index.headers()[CONTENT_TYPE], "text/html; charset=utf-8");
+        assert_eq!(serve("index.html").status(), StatusCode::OK);
+    }
+
+    #[test]
+    fn parent_paths_and_unknown_files_are_not_found() {
+        assert!(file("../Cargo.toml").is_none());
+        assert!(file("js/../../Cargo.toml").is_none());
+        assert_eq!(serve("no-such-file.js").status(), StatusCode::NOT_FOUND);
+    }
+
+    #[test]
+    fn unknown_api_paths_get_the_json_error() {
+        let r = serve("api/nope");
+        assert_eq!(r.status(), StatusCode::NOT_FOUND);
+        assert_eq!(r.headers()[CONTENT_TYPE], "application/json");
+    }
+}
