@@ -416,7 +416,7 @@ export function matchTyped(board, legal, typed, trapping) {
   try {
     after = boardKey(playBoard(board, t, trapping));
   } catch (e) {
-    return { error: `"${t}": ${e.message}` };
+    return { error: `"${t}" is not legal: ${e.message}` };
   }
   for (const text of legal) {
     if (!text.includes('/')) continue;

@@ -1,0 +1,80 @@
+// Tabula's browser client: a small router over plain ES modules. Routes: `/` (lobby),
+// `/login`, `/game/ID` (`?invite=CODE` joins), `/replay/ID`, `/player/ID`, `/stats`.
+
+import { get, post } from './api.js';
+import { h, clear } from './dom.js';
+import { GamePage } from './game-page.js';
+import { lobbyPage, loginPage, playerPage, statsPage, replayPage } from './pages.js';
+
+const app = {
+  me: null,
+  page: null,
+  setMe(me) {
+    this.me = me;
+    renderNav();
+  },
+  navigate(path, replace = false) {
+    if (replace) history.replaceState(null, '', path);
+    else history.pushState(null, '', path);
+    route();
+  },
+  async logout() {
+    try { await post('/api/logout'); } catch (e) { /* the cookie is cleared anyway */ }
+    this.setMe(null);
+    this.navigate('/');
+  },
+};
+
+function renderNav() {
+  const el = clear(document.getElementById('nav-me'));
+  if (app.me) {
+    el.append(
+      h('a', { href: `/player/${app.me.id}`, 'data-link': true, 'data-testid': 'nav-me' }, app.me.name, app.me.kind === 'guest' ? ' (guest)' : ''),
+      h('button', { type: 'button', class: 'linkish', 'data-testid': 'logout', onclick: () => app.logout() }, 'Log out'));
+  } else {
+    el.append(h('a', { href: '/login', 'data-link': true, 'data-testid': 'nav-login' }, 'Log in'));
+  }
+}
+
+async function route() {
+  if (app.page && app.page.destroy) app.page.destroy();
+  app.page = null;
+  const main = document.getElementById('main');
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+  const params = new URLSearchParams(location.search);
+  let m;
+  try {
+    if (path === '/') app.page = await lobbyPage(app, main);
+    else if (path === '/login') app.page = await loginPage(app, main, params);
+    else if (path === '/stats') app.page = await statsPage(app, main);
+    else if ((m = /^\/game\/([^/]+)$/.exec(path))) {
+      const page = new GamePage(app, main, decodeURIComponent(m[1]), params);
+      app.page = page;
+      await page.start();
+    } else if ((m = /^\/replay\/([^/]+)$/.exec(path))) app.page = await replayPage(app, main, decodeURIComponent(m[1]));
+    else if ((m = /^\/player\/([^/]+)$/.exec(path))) app.page = await playerPage(app, main, decodeURIComponent(m[1]));
+    else {
+      document.title = 'Not found — Tabula';
+      clear(main).append(h('h1', {}, 'Not found'), h('p', {}, 'No page here. ', h('a', { href: '/', 'data-link': true }, 'Back to the lobby.')));
+    }
+  } catch (e) {
+    clear(main).append(h('div', { class: 'error-box', role: 'alert', 'data-testid': 'page-error' }, `Something went wrong: ${e.message}`));
+  }
+  // move focus to the page for screen readers, without scrolling
+  if (document.activeElement === document.body) main.focus({ preventScroll: true });
+}
+
+// Same-origin links marked data-link navigate inside the app.
+document.addEventListener('click', e => {
+  const a = e.target.closest && e.target.closest('a[data-link]');
+  if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+  e.preventDefault();
+  app.navigate(a.getAttribute('href'));
+});
+window.addEventListener('popstate', route);
+
+(async () => {
+  try { app.me = await get('/api/me'); } catch (e) { app.me = null; }
+  renderNav();
+  route();
+})();

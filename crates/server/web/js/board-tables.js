@@ -1,0 +1,212 @@
+// The backgammon / Never-Finishing board in SVG: 24 points, checkers (a count on tall
+// stacks), trapped checkers under their trappers, the bar, borne-off trays, dice, the cube,
+// point numbers from the bottom player's side, the last move as arrows, and the highlights
+// of the move being built. Points are keyed by White's numbers; 'bar-white', 'off-black'...
+// name the bar and the trays.
+
+import { s, clickable, cap } from './dom.js';
+
+const W = 690, H = 540;
+const LEFT = 54, PT = 40, BAR_X = LEFT + 6 * PT, BAR_W = 50, RIGHT = BAR_X + BAR_W;
+const TRAY_X = RIGHT + 6 * PT + 14, TRAY_W = 66;
+const TOP = 20, LEN = 200, MID = 100, BOTTOM = TOP + LEN + MID + LEN; // bottom edge of the bottom points
+const R = 18.5, STEP = 37, SHOWN = 5;
+
+/** Centre x and base y of a point numbered `n` from the bottom player's side; `up` when it grows upward. */
+function pointGeom(n) {
+  if (n <= 6) return { x: RIGHT + 6 * PT - PT / 2 - (n - 1) * PT, base: BOTTOM, dir: -1 };
+  if (n <= 12) return { x: LEFT + 6 * PT - PT / 2 - (n - 7) * PT, base: BOTTOM, dir: -1 };
+  if (n <= 18) return { x: LEFT + PT / 2 + (n - 13) * PT, base: TOP, dir: 1 };
+  return { x: RIGHT + PT / 2 + (n - 19) * PT, base: TOP, dir: 1 };
+}
+
+function checker(x, y, color, extra = {}) {
+  return s('circle', { cx: x, cy: y, r: R, class: `checker ${color}`, ...extra });
+}
+
+function die(x, y, value, used, size = 34) {
+  const g = s('g', { class: 'die' + (used ? ' used' : ''), transform: `translate(${x - size / 2},${y - size / 2})` });
+  g.append(s('rect', { width: size, height: size, rx: 6, class: 'die-face' }));
+  const q = size / 4;
+  const spots = {
+    1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
+    4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
+    6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]],
+  }[value] || [];
+  for (const [a, b] of spots) g.append(s('circle', { cx: a * q, cy: b * q, r: size / 11, class: 'pip' }));
+  return g;
+}
+
+/**
+ * Draws the board. `o`:
+ *  board {points, trapped, bar, off}  White-numbered, White positive
+ *  bottom 'white'|'black'             whose home is at the bottom right
+ *  dice [a,b]|null, diceUsed [bool,..] (one per die shown), diceSide 'white'|'black'
+ *  cube {value, owner}|null, crawford bool
+ *  sources, dests: Set of keys; selected: key; last: {actor, segments:[{from,to}]}
+ *  onClick(key) when a key is clicked; interactive: whether clicks do anything
+ */
+export function drawTables(o) {
+  const svg = s('svg', {
+    viewBox: `0 0 ${W} ${H}`, class: 'board tables', 'data-testid': 'board',
+    role: 'group', 'aria-label': o.label || 'Board',
+  });
+  const top = o.bottom === 'white' ? 'black' : 'white';
+  const disp = w => (o.bottom === 'white' ? w : 25 - w); // White number -> bottom player's number
+  // frame and halves
+  svg.append(s('rect', { x: 0, y: 0, width: W, height: H, rx: 10, class: 'frame' }));
+  svg.append(s('rect', { x: LEFT, y: TOP, width: 6 * PT, height: BOTTOM - TOP, class: 'felt' }));
+  svg.append(s('rect', { x: RIGHT, y: TOP, width: 6 * PT, height: BOTTOM - TOP, class: 'felt' }));
+  svg.append(s('rect', { x: BAR_X, y: TOP, width: BAR_W, height: BOTTOM - TOP, class: 'bar' }));
+  svg.append(s('rect', { x: TRAY_X, y: TOP, width: TRAY_W, height: LEN, class: 'tray' }));
+  svg.append(s('rect', { x: TRAY_X, y: BOTTOM - LEN, width: TRAY_W, height: LEN, class: 'tray' }));
+
+  const hl = s('g', { class: 'highlights' });
+  const pieces = s('g', { class: 'pieces' });
+  const hits = s('g', { class: 'hits' });
+  const key = k => String(k);
+  const sources = o.sources || new Set(), dests = o.dests || new Set();
+
+  for (let w = 1; w <= 24; w++) {
+    const n = disp(w);
+    const g = pointGeom(n);
+    const tipY = g.base + g.dir * (LEN - 14);
+    svg.append(s('polygon', {
+      points: `${g.x - PT / 2 + 1},${g.base} ${g.x + PT / 2 - 1},${g.base} ${g.x},${tipY}`,
+      class: 'point ' + (n % 2 ? 'odd' : 'even'),
+    }));
+    // the number, from the bottom player's side
+    svg.append(s('text', { x: g.x, y: g.base === TOP ? TOP - 6 : BOTTOM + 15, class: 'label', 'text-anchor': 'middle' }, String(n)));
+    const v = o.board.points[w - 1];
+    const trapped = (o.board.trapped || []).includes(w);
+    const color = v > 0 ? 'white' : 'black';
+    const count = Math.abs(v);
+    let slot = 0;
+    const cy = k => g.base + g.dir * (R + 1 + k * STEP);
+    if (trapped) {
+      const tc = color === 'white' ? 'black' : 'white';
+      pieces.append(checker(g.x, cy(0), tc, { 'data-testid': `trapped-${w}`, class: `checker ${tc} trapped` }));
+      pieces.append(s('path', { d: `M${g.x - 9},${cy(0) - 9} L${g.x + 9},${cy(0) + 9} M${g.x + 9},${cy(0) - 9} L${g.x - 9},${cy(0) + 9}`, class: 'trap-mark' }));
+      slot = 1;
+    }
+    const shown = Math.min(count, SHOWN - slot);
+    for (let k = 0; k < shown; k++) {
+      const isTop = k === shown - 1;
+      const c = checker(g.x, cy(slot + k), color);
+      if (isTop && o.selected === key(w)) c.classList.add('selected');
+      pieces.append(c);
+      if (isTop && count > shown) {
+        pieces.append(s('text', { x: g.x, y: cy(slot + k) + 5, class: `count on-${color}`, 'text-anchor': 'middle' }, String(count)));
+      }
+    }
+    if (dests.has(key(w))) {
+      hl.append(s('polygon', {
+        points: `${g.x - PT / 2 + 1},${g.base} ${g.x + PT / 2 - 1},${g.base} ${g.x},${tipY}`, class: 'dest-glow',
+      }));
+      hl.append(s('circle', { cx: g.x, cy: cy(Math.min(count + slot, SHOWN - 1)), r: 8, class: 'dest-dot' }));
+    }
+    if (sources.has(key(w))) {
+      hl.append(s('rect', { x: g.x - PT / 2 + 2, y: Math.min(g.base, tipY), width: PT - 4, height: LEN - 14, class: 'source-box' }));
+    }
+    const describe = `point ${n}` + (o.bottom === 'black' ? ` (White's ${w})` : '') + ': ' +
+      (count ? `${count} ${color}` : 'empty') + (trapped ? `, trapping one ${color === 'white' ? 'black' : 'white'}` : '');
+    hits.append(hitRect(o, key(w), g.x - PT / 2, g.base === TOP ? TOP : BOTTOM - LEN, PT, LEN, describe, `point-${w}`));
+  }
+
+  // the bar: the bottom player's checkers in the lower half, the top player's in the upper
+  for (const [c, lower] of [[o.bottom, true], [top, false]]) {
+    const n = o.board.bar[c];
+    const x = BAR_X + BAR_W / 2;
+    const y0 = lower ? TOP + LEN + MID / 2 + 40 : TOP + LEN + MID / 2 - 40;
+    const dir = lower ? 1 : -1;
+    for (let k = 0; k < Math.min(n, 3); k++) {
+      const ch = checker(x, y0 + dir * k * STEP, c);
+      if (k === Math.min(n, 3) - 1 && o.selected === `bar-${c}`) ch.classList.add('selected');
+      pieces.append(ch);
+    }
+    if (n > 3) pieces.append(s('text', { x, y: y0 + dir * 2 * STEP + 5, class: `count on-${c}`, 'text-anchor': 'middle' }, String(n)));
+    if (sources.has(`bar-${c}`)) hl.append(s('rect', { x: BAR_X + 3, y: lower ? TOP + LEN + MID / 2 : TOP, width: BAR_W - 6, height: LEN + MID / 2 - TOP, class: 'source-box' }));
+    hits.append(hitRect(o, `bar-${c}`, BAR_X, lower ? TOP + LEN + MID / 2 : TOP, BAR_W, lower ? BOTTOM - (TOP + LEN + MID / 2) : LEN + MID / 2 - TOP,
+      `${c}'s bar: ${n} checker${n === 1 ? '' : 's'}`, `bar-${c}`));
+  }
+
+  // borne-off trays: the bottom player's below, the top player's above
+  for (const [c, lower] of [[o.bottom, true], [top, false]]) {
+    const n = o.board.off[c];
+    const y0 = lower ? BOTTOM - 8 : TOP + 8;
+    for (let k = 0; k < n; k++) {
+      const y = lower ? y0 - k * 12 - 10 : y0 + k * 12;
+      pieces.append(s('rect', { x: TRAY_X + 8, y, width: TRAY_W - 16, height: 10, rx: 3, class: `slab ${c}` }));
+    }
+    svg.append(s('text', { x: TRAY_X + TRAY_W / 2, y: lower ? BOTTOM + 15 : TOP - 6, class: 'label', 'text-anchor': 'middle' }, `off ${n}`));
+    if (dests.has(`off-${c}`)) hl.append(s('rect', { x: TRAY_X, y: lower ? BOTTOM - LEN : TOP, width: TRAY_W, height: LEN, class: 'dest-glow' }));
+    hits.append(hitRect(o, `off-${c}`, TRAY_X, lower ? BOTTOM - LEN : TOP, TRAY_W, LEN, `${c}'s borne-off tray: ${n}`, `off-${c}`));
+  }
+
+  // dice: in the half of whoever rolled them
+  if (o.dice) {
+    const right = o.diceSide === o.bottom;
+    const cx = right ? RIGHT + 3 * PT : LEFT + 3 * PT;
+    const cy = TOP + LEN + MID / 2;
+    const faces = o.dice[0] === o.dice[1] ? [o.dice[0], o.dice[0], o.dice[0], o.dice[0]] : o.dice;
+    const gap = 42;
+    const g = s('g', { 'data-testid': 'dice', 'aria-label': `dice ${o.dice.join('-')}` });
+    faces.forEach((v, i) => {
+      g.append(die(cx + (i - (faces.length - 1) / 2) * gap, cy, v, o.diceUsed && o.diceUsed[i]));
+    });
+    svg.append(g);
+  }
+
+  // the cube: centred in the left margin, or on its owner's side
+  if (o.cube) {
+    const y = o.cube.owner === o.bottom ? BOTTOM - 24 : o.cube.owner ? TOP + 24 : TOP + LEN + MID / 2;
+    const g = s('g', { 'data-testid': 'cube', class: 'cube', transform: `translate(${LEFT / 2 - 20},${y - 20})` });
+    g.append(s('rect', { width: 40, height: 40, rx: 6, class: 'cube-face' }));
+    g.append(s('text', { x: 20, y: 27, 'text-anchor': 'middle', class: 'cube-value' }, String(o.cube.owner ? o.cube.value : (o.cube.value === 1 ? 64 : o.cube.value))));
+    g.append(s('title', {}, o.cube.owner ? `cube at ${o.cube.value}, owned by ${o.cube.owner}` : `cube at ${o.cube.value}, centred`));
+    svg.append(g);
+  }
+  if (o.crawford) {
+    svg.append(s('text', { x: LEFT / 2, y: TOP + LEN + MID / 2 + 45, 'text-anchor': 'middle', class: 'crawford', 'data-testid': 'crawford' }, 'CRAW'));
+  }
+
+  // the last move, as arrows
+  if (o.last && o.last.segments.length) {
+    const g = s('g', { class: 'last-move', 'data-testid': 'last-move' });
+    const spot = (w, actor, isFrom) => {
+      if (w === 25) return { x: BAR_X + BAR_W / 2, y: TOP + LEN + MID / 2 + (actor === o.bottom ? 40 : -40) };
+      if (w === 0) return { x: TRAY_X + TRAY_W / 2, y: actor === o.bottom ? BOTTOM - 60 : TOP + 60 };
+      const n = disp(w);
+      const p = pointGeom(n);
+      return { x: p.x, y: p.base + p.dir * (isFrom ? 30 : 60) };
+    };
+    for (const seg of o.last.segments) {
+      const a = spot(seg.from, o.last.actor, true), b = spot(seg.to, o.last.actor, false);
+      g.append(s('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: 'arrow', 'marker-end': 'url(#arrowhead)' }));
+    }
+    svg.append(s('defs', {}, s('marker', { id: 'arrowhead', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
+      s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }))));
+    svg.append(pieces, hl, g, hits);
+  } else {
+    svg.append(pieces, hl, hits);
+  }
+  // whose side is where
+  svg.append(s('text', { x: 6, y: BOTTOM + 15, class: 'label side' }, cap(o.bottom)));
+  svg.append(s('text', { x: 6, y: TOP - 6, class: 'label side' }, cap(top)));
+  return svg;
+}
+
+function hitRect(o, key, x, y, w, h, describe, testid) {
+  const src = o.sources && o.sources.has(key), dst = o.dests && o.dests.has(key);
+  const r = s('rect', { x, y, width: w, height: h, class: 'hit', 'data-testid': testid, 'data-key': key });
+  if (src) r.setAttribute('data-source', '1');
+  if (dst) r.setAttribute('data-dest', '1');
+  if (o.selected === key) r.setAttribute('data-selected', '1');
+  if (o.onClick) {
+    clickable(r, describe + (dst ? ', move here' : src ? ', can move' : ''), () => o.onClick(key));
+    if (!src && !dst && o.selected !== key) r.setAttribute('tabindex', '-1');
+  } else {
+    r.setAttribute('aria-label', describe);
+  }
+  return r;
+}

@@ -1,0 +1,733 @@
+// The game page: the board, the players, the controls of the decision at hand, the text box
+// for typed moves, the move list, live updates through the game's WebSocket, and the result
+// with the dice-verification line once the game is over.
+
+import { api, get, post, randomHex } from './api.js';
+import { h, clear, cap, other, GAME_NAMES, playerLink } from './dom.js';
+import * as T from './tables-logic.js';
+import { drawTables } from './board-tables.js';
+import { drawGrasshopper, actionKeys, matchTypedGrasshopper, label as ghLabel } from './board-grasshopper.js';
+import { drawHalma, moveEnds, matchTypedHalma } from './board-halma.js';
+
+const DICE_GAMES = new Set(['backgammon', 'never-finishing']);
+
+/** White-numbered board (as in a view) from a mover's board. */
+function viewBoardOf(mb, mover) {
+  const points = [], trapped = [];
+  for (let w = 1; w <= 24; w++) {
+    const i = mover === 'white' ? w : 25 - w;
+    points.push(mover === 'white' ? mb.pts[i] : -mb.pts[i]);
+    if (mb.trap[i]) trapped.push(w);
+  }
+  const opp = other(mover);
+  return { points, trapped, bar: { [mover]: mb.bar, [opp]: mb.obar }, off: { [mover]: mb.off, [opp]: mb.ooff } };
+}
+
+function pipCounts(board) {
+  let white = 25 * board.bar.white, black = 25 * board.bar.black;
+  board.points.forEach((v, i) => {
+    const w = i + 1;
+    if (v > 0) white += v * w; else black += -v * (25 - w);
+    if ((board.trapped || []).includes(w)) {
+      if (v > 0) black += 25 - w; else white += w;
+    }
+  });
+  return { white, black };
+}
+
+/** Who must send the nonce of the roll the view waits for (as the server decides it). */
+export function rollerOf(view, summary) {
+  const st = view.status;
+  if (!st || st.status !== 'chance') return null;
+  const human = c => !!summary[c] && summary[c].kind !== 'bot';
+  if (st.kind === 'roll') {
+    const c = st.player;
+    return human(c) ? c : human(other(c)) ? other(c) : 'server';
+  }
+  if (human('white') && human('black')) return 'either';
+  if (human('white')) return 'white';
+  if (human('black')) return 'black';
+  return 'server';
+}
+
+function describeStatus(view, summary, myColor) {
+  const st = view.status;
+  if (summary.state === 'waiting') return 'Waiting for an opponent to join.';
+  if (st.status === 'over') {
+    return st.winner ? `${cap(st.winner)} wins ${st.points} point${st.points === 1 ? '' : 's'}.` : 'The game is drawn.';
+  }
+  const mine = st.player === myColor;
+  if (st.status === 'chance') {
+    if (st.kind === 'opening') return 'Opening roll: each player throws one die; the higher starts.';
+    return mine ? 'Your roll.' : `${cap(st.player)} to roll.`;
+  }
+  const what = {
+    'move': 'move',
+    'double-or-roll': 'double or roll',
+    'take-or-drop': 'take or drop the double',
+    'resignation-answer': 'accept or reject the resignation',
+  }[st.decision] || 'decide';
+  return mine ? `Your turn: ${what}.` : `${cap(st.player)} to ${what}.`;
+}
+
+export class GamePage {
+  constructor(app, root, id, params) {
+    this.app = app;
+    this.root = root;
+    this.id = id;
+    this.invite = params.get('invite');
+    this.events = new Map();
+    this.version = -1;
+    this.wsVersion = 0;
+    this.selected = null;
+    this.choice = null;
+    this.busy = false;
+    this.message = null;
+    this.closed = false;
+    this.backoff = 500;
+    this.autoRolled = null;
+    this.showResign = false;
+  }
+
+  async start() {
+    window.__tabulaGame = this; // lets the end-to-end test cut the socket
+    clear(this.root).append(h('p', { class: 'muted' }, 'Loading the game…'));
+    try {
+      await this.refreshSummary();
+    } catch (e) {
+      clear(this.root).append(h('div', { class: 'error-box', role: 'alert', 'data-testid': 'page-error' }, `This game cannot be shown: ${e.message}`));
+      return;
+    }
+    this.buildLayout();
+    if (this.invite || this.summary.state === 'waiting') await this.maybeJoin();
+    this.render();
+    this.connect();
+    this.pointerHandler = () => { this.keyboard = false; };
+    document.addEventListener('pointerdown', this.pointerHandler, true);
+    this.keyHandler = e => {
+      if (e.key === 'Tab' || e.key === 'Enter' || e.key === ' ') this.keyboard = true;
+      if (e.key === 'Escape' && (this.selected || this.choice)) { this.selected = null; this.choice = null; this.render(); }
+    };
+    document.addEventListener('keydown', this.keyHandler, true);
+  }
+
+  destroy() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.pingTimer);
+    clearInterval(this.waitTimer);
+    document.removeEventListener('keydown', this.keyHandler, true);
+    document.removeEventListener('pointerdown', this.pointerHandler, true);
+  }
+
+  get me() { return this.app.me; }
+
+  get myColor() {
+    const me = this.me;
+    if (!me || !this.summary) return null;
+    for (const c of ['white', 'black']) {
+      const p = this.summary[c];
+      if (p && p.id === me.id && p.kind !== 'bot') return c;
+    }
+    return null;
+  }
+
+  async refreshSummary() {
+    const g = await get(`/api/games/${this.id}`);
+    this.summary = g;
+    this.applyState(g.version, g.view, g.state, true);
+  }
+
+  /** Takes a state; returns whether it was newer than what the page shows. */
+  applyState(version, view, gameState, quiet = false) {
+    const stateChanged = this.summary && gameState && gameState !== this.summary.state;
+    if (version < this.version) return false;
+    if (version === this.version && !stateChanged) return false;
+    const moved = version !== this.version;
+    this.version = version;
+    this.view = view;
+    if (gameState) this.summary.state = gameState;
+    if (moved) {
+      this.turn = null;
+      this.selected = null;
+      this.choice = null;
+      this.showResign = false;
+    }
+    if (stateChanged && !quiet) {
+      // seats, result and the revealed seed live in the summary
+      get(`/api/games/${this.id}`).then(g => {
+        if (g.version >= this.version) { this.summary = g; this.view = g.view; this.version = g.version; }
+        else Object.assign(this.summary, { white: g.white, black: g.black, state: g.state, winner: g.winner, points: g.points, dice: g.dice });
+        this.render();
+      }).catch(e => this.say(e.message, 'error'));
+    }
+    if (!quiet) this.render();
+    return true;
+  }
+
+  applyGameView(g) {
+    const { view, ...rest } = g;
+    const newer = g.version >= this.version;
+    if (newer) Object.assign(this.summary, rest, { dice: this.summary.dice });
+    if (!this.applyState(g.version, view, g.state)) this.render();
+    if (g.state === 'finished' && !(this.summary.dice && this.summary.dice.server_seed)) {
+      get(`/api/games/${this.id}`).then(full => { this.summary.dice = full.dice; this.render(); }).catch(() => {});
+    }
+  }
+
+  // ---- joining -------------------------------------------------------------------------
+
+  async maybeJoin() {
+    const s = this.summary;
+    clearInterval(this.waitTimer);
+    if (s.state !== 'waiting') { this.dropInviteFromUrl(); return; }
+    if (this.myColor) {
+      // the creator waits: poll until someone takes the seat
+      this.waitTimer = setInterval(async () => {
+        try {
+          const g = await get(`/api/games/${this.id}`);
+          if (g.state !== 'waiting') {
+            clearInterval(this.waitTimer);
+            this.summary = g;
+            this.applyState(g.version, g.view, g.state, true);
+            this.render();
+          }
+        } catch (e) { /* keep waiting */ }
+      }, 1500);
+      return;
+    }
+    if (this.me && this.invite) await this.join();
+  }
+
+  async join() {
+    try {
+      const g = await post(`/api/games/${this.id}/join`, { invite_code: this.invite || undefined, client_seed: randomHex(16) });
+      this.summary = g;
+      this.applyState(g.version, g.view, g.state, true);
+      this.dropInviteFromUrl();
+      this.say('You joined the game.', 'ok');
+    } catch (e) {
+      this.say(`Could not join: ${e.message}`, 'error');
+    }
+    this.render();
+  }
+
+  dropInviteFromUrl() {
+    if (location.search.includes('invite=')) history.replaceState(null, '', `/game/${this.id}`);
+  }
+
+  async guestAndJoin(nickname) {
+    try {
+      this.app.setMe(await post('/api/guest', { nickname }));
+      await this.join();
+    } catch (e) {
+      this.say(e.message, 'error');
+      this.render();
+    }
+  }
+
+  // ---- live updates --------------------------------------------------------------------
+
+  connect() {
+    if (this.closed) return;
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${proto}://${location.host}/api/games/${this.id}/ws?since=${this.wsVersion}`);
+    this.ws = ws;
+    this.setLive('connecting');
+    ws.onopen = () => {
+      this.backoff = 500;
+      this.setLive('live');
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => { if (ws.readyState === 1) ws.send('{"type":"ping"}'); }, 25000);
+    };
+    ws.onmessage = e => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch (err) { return; }
+      this.onPush(msg, ws);
+    };
+    ws.onclose = () => {
+      clearInterval(this.pingTimer);
+      if (this.closed || ws !== this.ws) return;
+      this.setLive('reconnecting');
+      this.reconnectTimer = setTimeout(() => this.connect(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, 8000);
+    };
+  }
+
+  reconnect() {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) { ws.onclose = null; ws.close(); }
+    clearInterval(this.pingTimer);
+    this.connect();
+  }
+
+  onPush(msg, ws) {
+    if (ws !== this.ws) return;
+    if (msg.type === 'event') {
+      if (msg.version > this.wsVersion + 1) { this.reconnect(); return; } // a gap: catch up
+      if (msg.version <= this.wsVersion) return;
+      this.wsVersion = msg.version;
+      this.events.set(msg.version, msg.event);
+      if (msg.state) this.applyState(msg.version, msg.state, msg.game_state);
+      else this.scheduleMoves();
+    } else if (msg.type === 'state') {
+      this.wsVersion = Math.max(this.wsVersion, msg.version);
+      if (!this.applyState(msg.version, msg.state, msg.game_state)) this.render();
+    } else if (msg.type === 'error') {
+      this.say(`Live updates: ${msg.message}`, 'error');
+    }
+  }
+
+  setLive(state) {
+    if (!this.liveEl) return;
+    this.liveEl.textContent = { live: '● live', connecting: '○ connecting…', reconnecting: '○ reconnecting…' }[state];
+    this.liveEl.className = 'live ' + state;
+    this.liveEl.setAttribute('data-state', state);
+  }
+
+  // ---- actions -------------------------------------------------------------------------
+
+  say(text, kind = 'info') {
+    this.message = text ? { text, kind } : null;
+    if (this.messageEl) this.renderMessage();
+  }
+
+  async send(text) {
+    if (this.busy) return;
+    this.busy = true;
+    this.say(null);
+    this.renderControls();
+    try {
+      const g = await post(`/api/games/${this.id}/actions`, { action: text, version: this.version });
+      this.busy = false;
+      this.applyGameView(g);
+      if (this.summary.roller && this.summary.roller === this.myColor && text === 'roll') await this.roll();
+    } catch (e) {
+      this.busy = false;
+      this.say(`The server refused “${text}”: ${e.message}`, 'error');
+      if (e.code === 'stale_version') this.refreshSummary().then(() => this.render()).catch(() => {});
+      this.render();
+    }
+  }
+
+  async roll() {
+    if (this.busy) return;
+    this.busy = true;
+    this.renderControls();
+    try {
+      const g = await post(`/api/games/${this.id}/roll`, { nonce: randomHex(16) });
+      this.busy = false;
+      this.applyGameView(g);
+    } catch (e) {
+      this.busy = false;
+      this.say(`The server refused the roll: ${e.message}`, 'error');
+      this.render();
+    }
+  }
+
+  /** Sends the nonce for the opponent bot's roll, which only this player's client can. */
+  maybeAutoRoll() {
+    const v = this.view, me = this.myColor;
+    if (!me || this.summary.state !== 'playing' || !v || v.status.status !== 'chance') return;
+    if (v.status.kind !== 'roll' || v.status.player === me) return;
+    if (rollerOf(v, this.summary) !== me || this.autoRolled === this.version || this.busy) return;
+    this.autoRolled = this.version;
+    this.roll();
+  }
+
+  myDecision() {
+    const v = this.view;
+    return this.myColor && this.summary.state === 'playing' && v.status.status === 'decide' && v.status.player === this.myColor;
+  }
+
+  myRollDue() {
+    const v = this.view, me = this.myColor;
+    if (!me || this.summary.state !== 'playing' || v.status.status !== 'chance') return false;
+    const r = rollerOf(v, this.summary);
+    if (r !== me && r !== 'either') return false;
+    return v.status.kind === 'opening' || v.status.player === me;
+  }
+
+  // ---- the move being built --------------------------------------------------------------
+
+  tablesTurn() {
+    const v = this.view;
+    if (!DICE_GAMES.has(v.game) || !this.myDecision() || v.status.decision !== 'move' || !v.dice) return null;
+    if (!this.turn) {
+      this.turn = new T.Turn(T.moverBoard(v.board, this.myColor), v.dice, v.legal, v.game === 'never-finishing');
+    }
+    return this.turn;
+  }
+
+  tablesKey(point) {
+    const me = this.myColor;
+    if (point === T.BAR) return `bar-${me}`;
+    if (point === T.OFF) return `off-${me}`;
+    return String(T.toWhite(point, me));
+  }
+
+  /** Sources and destinations (board keys) of the decision at hand. */
+  interaction() {
+    const v = this.view;
+    const none = { sources: new Set(), dests: new Set(), act: null };
+    if (this.busy || !this.myDecision()) return none;
+    if (DICE_GAMES.has(v.game)) {
+      const turn = this.tablesTurn();
+      if (!turn || this.choice) return none;
+      const sources = new Set(turn.sources().map(p => this.tablesKey(p)));
+      const dests = new Set();
+      if (this.selected) {
+        for (const m of turn.moves()) if (this.tablesKey(m.from) === this.selected) dests.add(this.tablesKey(m.to));
+      }
+      return { sources, dests };
+    }
+    const pairs = [];
+    for (const text of v.legal) {
+      const k = v.game === 'grasshopper' ? actionKeys(text, this.myColor) : moveEnds(text);
+      if (k) pairs.push({ text, from: k.from, to: k.to });
+    }
+    const sources = new Set(pairs.map(p => p.from));
+    const dests = new Set(pairs.filter(p => p.from === this.selected).map(p => p.to));
+    return { sources, dests, pairs };
+  }
+
+  onBoardClick(key) {
+    const v = this.view;
+    const it = this.interaction();
+    if (it.dests.has(key) && this.selected) {
+      if (DICE_GAMES.has(v.game)) {
+        const turn = this.tablesTurn();
+        const moves = turn.moves().filter(m => this.tablesKey(m.from) === this.selected && this.tablesKey(m.to) === key);
+        if (moves.length === 1) {
+          turn.play(moves[0]);
+          this.selected = null;
+        } else if (moves.length > 1) {
+          this.choice = moves; // hit or trap
+        }
+        this.say(null);
+        this.render();
+      } else {
+        const pair = it.pairs.find(p => p.from === this.selected && p.to === key);
+        this.selected = null;
+        if (pair) this.send(pair.text);
+      }
+      return;
+    }
+    if (it.sources.has(key)) {
+      this.selected = this.selected === key ? null : key;
+    } else {
+      this.selected = null; // nothing to do there: no request
+    }
+    this.render();
+  }
+
+  typed(text) {
+    const v = this.view;
+    if (!this.myColor) { this.say('You are watching this game.', 'error'); return; }
+    const t = text.trim();
+    if (this.myRollDue() && /^(r|roll)$/i.test(t)) { this.roll(); return true; }
+    if (!this.myDecision()) { this.say('It is not your turn.', 'error'); return false; }
+    let r;
+    if (DICE_GAMES.has(v.game)) {
+      r = v.dice && t.includes('/')
+        ? T.matchTyped(T.moverBoard(v.board, this.myColor), v.legal, t, v.game === 'never-finishing')
+        : (v.legal.find(l => l.toLowerCase() === t.toLowerCase()) ? { text: v.legal.find(l => l.toLowerCase() === t.toLowerCase()) } : { error: `“${t}” is not legal now (legal: ${v.legal.slice(0, 8).join(', ')}${v.legal.length > 8 ? ', …' : ''})` });
+    } else if (v.game === 'grasshopper') r = matchTypedGrasshopper(v.legal, t);
+    else r = matchTypedHalma(v.legal, t);
+    if (r.error) { this.say(r.error, 'error'); return false; }
+    this.send(r.text);
+    return true;
+  }
+
+  // ---- rendering -----------------------------------------------------------------------
+
+  buildLayout() {
+    const s = this.summary;
+    this.titleEl = h('h1', { class: 'game-title' });
+    this.liveEl = h('span', { class: 'live', 'data-testid': 'live', 'aria-live': 'off' });
+    this.boardWrap = h('div', { class: 'board-wrap' });
+    this.playersEl = h('div', { class: 'players', 'data-testid': 'players' });
+    this.statusEl = h('p', { class: 'status', 'data-testid': 'status', 'aria-live': 'polite' });
+    this.controlsEl = h('div', { class: 'controls', 'data-testid': 'controls' });
+    this.messageEl = h('div', { class: 'message', 'data-testid': 'message', role: 'alert' });
+    this.input = h('input', { type: 'text', 'data-testid': 'move-input', 'aria-label': 'Type a move', autocomplete: 'off', spellcheck: 'false', placeholder: 'type a move, Enter to play' });
+    const form = h('form', { class: 'typed', onsubmit: e => { e.preventDefault(); if (this.typed(this.input.value)) this.input.value = ''; } },
+      h('label', { for: 'move-input', class: 'sr-only' }, 'Move'), this.input, h('button', { type: 'submit', 'data-testid': 'move-submit' }, 'Play'));
+    this.input.id = 'move-input';
+    this.formEl = form;
+    this.joinEl = h('div', { class: 'join' });
+    this.overEl = h('div', { class: 'over' });
+    this.movesEl = h('ol', { class: 'moves', 'data-testid': 'move-list', 'aria-label': 'Moves' });
+    this.linksEl = h('p', { class: 'links' });
+    clear(this.root).append(
+      h('div', { class: 'game-head' }, this.titleEl, this.liveEl),
+      h('section', { class: 'game', 'data-testid': 'game-page', 'data-game': s.game },
+        this.boardWrap,
+        h('aside', { class: 'side' }, this.playersEl, this.statusEl, this.joinEl, this.controlsEl, this.messageEl, form, this.overEl,
+          h('h2', { class: 'small' }, 'Moves'), this.movesEl, this.linksEl)));
+  }
+
+  render() {
+    if (!this.boardWrap || !this.view) return;
+    const s = this.summary, v = this.view;
+    document.title = `${GAME_NAMES[s.game]} — Tabula`;
+    const optText = [];
+    if (v.match_length) optText.push(`match to ${v.match_length}`);
+    else if (DICE_GAMES.has(v.game)) optText.push('money game');
+    if (v.game_number && DICE_GAMES.has(v.game)) optText.push(`game ${v.game_number}`);
+    if (v.game === 'grasshopper') optText.push(`${v.checkers} checkers each`);
+    if (v.game === 'halma-grasshopper') optText.push(`${v.size}×${v.size}`, `ply ${v.ply} of ${v.ply_limit}`);
+    this.titleEl.textContent = `${GAME_NAMES[s.game]}` + (optText.length ? ` · ${optText.join(' · ')}` : '');
+    this.renderBoard();
+    this.renderPlayers();
+    this.statusEl.textContent = describeStatus(v, s, this.myColor);
+    this.statusEl.setAttribute('data-version', String(this.version));
+    this.renderJoin();
+    this.renderControls();
+    this.renderMessage();
+    this.formEl.hidden = !this.myColor || s.state !== 'playing';
+    this.renderOver();
+    this.renderMoves();
+    clear(this.linksEl).append(
+      h('a', { href: `/replay/${this.id}`, 'data-link': true, 'data-testid': 'replay-link' }, 'Replay'), ' · ',
+      h('a', { href: `/api/games/${this.id}/export` }, 'Export (text)'),
+      ...(s.game === 'backgammon' ? [' · ', h('a', { href: `/api/games/${this.id}/export?format=mat` }, '.mat for gnubg')] : []));
+    this.maybeAutoRoll();
+  }
+
+  lastAction() {
+    let last = null;
+    for (const [ver, e] of this.events) if (ver <= this.version && e.kind === 'action' && (!last || ver > last.version)) last = e;
+    return last;
+  }
+
+  renderBoard() {
+    const v = this.view, s = this.summary;
+    const bottom = this.myColor || 'white';
+    const it = this.interaction();
+    // after a re-render, keyboard users keep their place on the board
+    const focused = this.keyboard && document.activeElement && document.activeElement.getAttribute && document.activeElement.getAttribute('data-testid');
+    const last = this.lastAction();
+    let svg;
+    if (DICE_GAMES.has(v.game)) {
+      const turn = this.tablesTurn();
+      const board = turn ? viewBoardOf(turn.board, this.myColor) : v.board;
+      let diceUsed = null;
+      if (turn && v.dice) {
+        const left = turn.diceLeft.slice();
+        diceUsed = T.diceList(v.dice).map(d => {
+          const i = left.indexOf(d);
+          if (i >= 0) { left.splice(i, 1); return false; }
+          return true;
+        });
+        if (v.dice[0] !== v.dice[1] && v.dice[0] < v.dice[1]) diceUsed.reverse();
+      }
+      let lastMove = null;
+      if (last && last.payload.includes('/') && !turn?.stepsTaken) lastMove = { actor: last.actor, segments: T.playSegments(last.payload, last.actor) };
+      const dests = new Set(it.dests);
+      if (this.choice) dests.add(this.tablesKey(this.choice[0].to));
+      svg = drawTables({
+        board, bottom, dice: v.dice, diceUsed, diceSide: v.turn,
+        cube: v.game === 'backgammon' ? v.cube : null, crawford: v.crawford_game,
+        sources: it.sources, dests, selected: this.selected, last: lastMove,
+        onClick: k => this.onBoardClick(k),
+        label: `${GAME_NAMES[v.game]} board, ${cap(bottom)} at the bottom; position ${v.notation}`,
+      });
+      this.displayBoard = board;
+    } else if (v.game === 'grasshopper') {
+      let lastMove = null;
+      if (last) {
+        const k = actionKeys(last.payload, last.actor);
+        if (k) lastMove = k;
+      }
+      svg = drawGrasshopper({ view: v, sources: it.sources, dests: it.dests, selected: this.selected, last: lastMove, onClick: k => this.onBoardClick(k), label: `Grasshopper board; position ${v.notation}` });
+    } else {
+      const lastMove = last && moveEnds(last.payload) ? { actor: last.actor, path: moveEnds(last.payload).path } : null;
+      svg = drawHalma({ view: v, bottom, sources: it.sources, dests: it.dests, selected: this.selected, last: lastMove, onClick: k => this.onBoardClick(k), label: `Halma board, ${cap(bottom)} at the bottom; position ${v.notation}` });
+    }
+    svg.setAttribute('data-version', String(this.version));
+    svg.setAttribute('data-game', v.game);
+    svg.setAttribute('data-state', s.state);
+    clear(this.boardWrap).append(svg);
+    if (focused) {
+      const again = this.boardWrap.querySelector(`[data-testid="${focused}"]`);
+      if (again && again.getAttribute('tabindex') !== '-1') again.focus();
+    }
+  }
+
+  renderPlayers() {
+    const s = this.summary, v = this.view;
+    const rows = [];
+    const pips = DICE_GAMES.has(v.game) ? pipCounts(this.displayBoard || v.board) : null;
+    const toMove = v.status.status === 'decide' ? v.status.player : v.status.status === 'chance' && v.status.kind === 'roll' ? v.status.player : null;
+    for (const c of ['white', 'black']) {
+      const bits = [];
+      if (pips) bits.push(h('span', { class: 'pips', 'data-testid': `pips-${c}` }, `pips ${pips[c]}`));
+      if (v.score) {
+        const scorer = v.game === 'grasshopper' && v.last_scorer === c;
+        bits.push(h('span', { class: 'score' + (scorer ? ' last-scorer' : ''), 'data-testid': `score-${c}`, title: scorer ? 'scored last' : undefined },
+          `score ${v.score[c]}${v.match_length ? `/${v.match_length}` : ''}${scorer ? ' ★ scored last' : ''}`));
+      }
+      if (v.game === 'grasshopper') bits.push(h('span', {}, `hand ${v.hand[c]}`));
+      if (v.game === 'halma-grasshopper' && v.draw_offer === c) bits.push(h('span', { class: 'badge' }, 'offers a draw'));
+      rows.push(h('div', { class: 'player' + (toMove === c && s.state === 'playing' ? ' to-move' : ''), 'data-testid': `player-${c}` },
+        h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }),
+        h('span', { class: 'who' }, playerLink(s[c]), c === this.myColor ? h('span', { class: 'badge' }, 'you') : null),
+        ...bits));
+    }
+    if (v.game === 'backgammon' && v.crawford_game) rows.push(h('div', { class: 'badge crawford-badge', 'data-testid': 'crawford-game' }, 'Crawford game: no doubling'));
+    if (v.game === 'backgammon') rows.push(h('div', { class: 'muted small' }, `cube ${v.cube.value}` + (v.cube.owner ? `, owned by ${v.cube.owner}` : ', centred')));
+    clear(this.playersEl).append(...rows);
+  }
+
+  renderJoin() {
+    const s = this.summary;
+    clear(this.joinEl);
+    if (s.state !== 'waiting') return;
+    if (this.myColor) {
+      if (s.invite_code) {
+        const link = `${location.origin}/game/${this.id}?invite=${s.invite_code}`;
+        const input = h('input', { type: 'text', readonly: true, value: link, 'data-testid': 'invite-link', 'aria-label': 'Invitation link', onfocus: e => e.target.select() });
+        this.joinEl.append(h('p', {}, 'Send this link to your opponent:'), h('div', { class: 'row' }, input,
+          h('button', { type: 'button', onclick: () => { input.select(); navigator.clipboard && navigator.clipboard.writeText(link).then(() => this.say('Link copied.', 'ok'), () => {}); } }, 'Copy')));
+      }
+      return;
+    }
+    if (!this.me) {
+      const nick = h('input', { type: 'text', required: true, maxlength: 32, 'data-testid': 'guest-name', 'aria-label': 'Nickname', placeholder: 'nickname' });
+      this.joinEl.append(h('form', { class: 'row', onsubmit: e => { e.preventDefault(); this.guestAndJoin(nick.value); } },
+        h('label', {}, 'Play as guest: ', nick), h('button', { type: 'submit', 'data-testid': 'guest-submit' }, 'Join')),
+        h('p', { class: 'small' }, 'or ', h('a', { href: `/login?next=${encodeURIComponent(location.pathname + location.search)}`, 'data-link': true }, 'log in or register'), ' first.'));
+      return;
+    }
+    this.joinEl.append(h('button', { type: 'button', class: 'primary', 'data-testid': 'join-game', onclick: () => this.join() }, 'Take the empty seat'));
+  }
+
+  button(label, testid, onclick, opts = {}) {
+    return h('button', { type: 'button', 'data-testid': testid, class: opts.primary ? 'primary' : '', disabled: this.busy || opts.disabled, onclick, title: opts.title }, label);
+  }
+
+  renderControls() {
+    const el = clear(this.controlsEl);
+    const v = this.view;
+    if (!v || this.summary.state !== 'playing' || !this.myColor) return;
+    const legal = new Set(v.legal);
+    if (this.myRollDue()) {
+      el.append(this.button('Roll', 'roll', () => this.roll(), { primary: true }));
+    }
+    if (!this.myDecision()) return;
+    const buttons = [];
+    if (legal.has('roll')) buttons.push(this.button('Roll', 'roll', () => this.send('roll'), { primary: true }));
+    if (legal.has('double')) buttons.push(this.button(`Double to ${v.cube ? v.cube.value * 2 : 2}`, 'double', () => this.send('double')));
+    if (legal.has('take')) buttons.push(this.button('Take', 'take', () => this.send('take'), { primary: true }));
+    if (legal.has('beaver')) buttons.push(this.button('Beaver', 'beaver', () => this.send('beaver')));
+    if (legal.has('drop')) buttons.push(this.button('Drop', 'drop', () => this.send('drop')));
+    if (legal.has('accept')) buttons.push(this.button('Accept resignation', 'accept', () => this.send('accept'), { primary: true }));
+    if (legal.has('reject')) buttons.push(this.button('Reject resignation', 'reject', () => this.send('reject')));
+    const turn = this.tablesTurn();
+    if (turn) {
+      const chosen = turn.chosen();
+      if (this.choice) {
+        const to = this.choice[0].to;
+        buttons.push(h('div', { class: 'choice', role: 'group', 'aria-label': 'Hit or trap' },
+          h('span', {}, `The blot on ${to}: `),
+          this.button('Hit (*)', 'choose-hit', () => this.pick('hit'), { primary: true }),
+          this.button('Trap (^)', 'choose-trap', () => this.pick('trap')),
+          this.button('Cancel', 'choose-cancel', () => { this.choice = null; this.render(); })));
+      }
+      buttons.push(this.button(chosen ? `Confirm ${chosen}` : 'Confirm', 'confirm', () => chosen && this.send(chosen), { primary: true, disabled: !chosen }));
+      buttons.push(this.button('Undo', 'undo', () => { turn.undo(); this.selected = null; this.choice = null; this.render(); }, { disabled: !turn.stepsTaken }));
+      const hint = turn.stepsTaken ? '' : `${turn.plays.length} legal play${turn.plays.length === 1 ? '' : 's'}: click a checker, then where it goes.`;
+      if (hint) buttons.push(h('p', { class: 'hint small' }, hint));
+    } else if (v.status.decision === 'move' && !DICE_GAMES.has(v.game)) {
+      if (this.selected) buttons.push(h('p', { class: 'hint small' }, 'Click a highlighted destination (Esc to cancel).'));
+      else if (v.legal.some(t => t !== 'pass' && !t.includes('draw'))) buttons.push(h('p', { class: 'hint small' }, v.game === 'grasshopper' ? 'Click a checker (or your hand), then its destination.' : 'Click a piece, then its destination.'));
+    }
+    if (legal.has('pass')) buttons.push(this.button('Pass', 'pass', () => this.send('pass'), { primary: true }));
+    if (legal.has('accept-draw')) buttons.push(this.button('Accept the draw', 'accept-draw', () => this.send('accept-draw')));
+    if (legal.has('offer-draw')) buttons.push(this.button('Offer a draw', 'offer-draw', () => this.send('offer-draw')));
+    const resigns = v.legal.filter(t => t.startsWith('resign '));
+    if (resigns.length) {
+      if (!this.showResign) buttons.push(this.button('Resign…', 'resign', () => { this.showResign = true; this.render(); }));
+      else buttons.push(h('div', { class: 'choice', role: 'group', 'aria-label': 'Resign' }, 'Resign: ',
+        ...resigns.map(t => this.button(t.slice(7), `resign-${t.slice(7)}`, () => this.send(t))),
+        this.button('Cancel', 'resign-cancel', () => { this.showResign = false; this.render(); })));
+    }
+    el.append(...buttons);
+  }
+
+  pick(effect) {
+    const m = this.choice && this.choice.find(x => x.effect === effect);
+    if (!m) return;
+    this.tablesTurn().play(m);
+    this.choice = null;
+    this.selected = null;
+    this.render();
+  }
+
+  renderMessage() {
+    clear(this.messageEl);
+    if (this.message) {
+      this.messageEl.className = 'message ' + this.message.kind;
+      this.messageEl.textContent = this.message.text;
+    } else this.messageEl.className = 'message';
+  }
+
+  renderOver() {
+    const s = this.summary, v = this.view;
+    clear(this.overEl);
+    if (s.state !== 'finished') return;
+    const st = v.status;
+    const winner = s.winner || (st.status === 'over' ? st.winner : null);
+    const pts = s.points ?? st.points;
+    const mine = this.myColor && winner ? (winner === this.myColor ? 'You win' : 'You lose') : null;
+    const text = winner ? `${cap(winner)} wins ${pts} point${pts === 1 ? '' : 's'}` : 'Drawn';
+    this.overEl.append(h('p', { class: 'result', 'data-testid': 'game-over' }, `Game over: ${text}.`, mine ? ` ${mine}.` : ''));
+    if (DICE_GAMES.has(s.game)) {
+      const d = s.dice;
+      if (d && d.server_seed) {
+        this.overEl.append(h('p', { class: 'verify small', 'data-testid': 'dice-verify' },
+          'dice verifiable: seed revealed, commitment ', h('code', {}, d.commitment), '; check with ',
+          h('code', {}, 'tabula verify-dice'), ' on ', h('a', { href: `/api/games/${this.id}` }, 'this game\'s record'),
+          ` (${d.rolls.length} rolls).`));
+      } else {
+        this.overEl.append(h('p', { class: 'verify small muted', 'data-testid': 'dice-verify' }, `dice commitment ${s.commitment}; the seed is being fetched…`));
+      }
+    }
+  }
+
+  /** Catch-up events come in bursts: draw the list once per burst. */
+  scheduleMoves() {
+    if (this.movesTimer) return;
+    this.movesTimer = setTimeout(() => { this.movesTimer = null; this.renderMoves(); }, 0);
+  }
+
+  renderMoves() {
+    if (!this.movesEl) return;
+    const list = [...this.events.entries()].sort((a, b) => a[0] - b[0]);
+    const lastAction = this.lastAction();
+    const wasAtEnd = this.movesEl.scrollTop + this.movesEl.clientHeight >= this.movesEl.scrollHeight - 4;
+    clear(this.movesEl);
+    for (const [ver, e] of list) {
+      let text;
+      if (e.kind === 'roll') text = `roll ${e.payload}`;
+      else if (e.kind === 'join') {
+        const seat = this.summary[e.actor];
+        text = `${cap(e.actor || '?')} joins: ${seat && seat.id === e.payload ? seat.name : 'a player'}`;
+      } else {
+        let p = e.payload;
+        if (this.summary.game === 'grasshopper' && /\d/.test(p)) {
+          p = `${p} (${p.match(/\d+/g).map(n => ghLabel(Number(n))).join('–')})`;
+        }
+        text = `${cap(e.actor || '?')}: ${p}`;
+      }
+      this.movesEl.append(h('li', {
+        value: ver, class: (e.kind === 'action' ? 'action' : 'roll') + (lastAction && lastAction.version === ver ? ' last' : ''),
+        'data-version': ver,
+      }, text));
+    }
+    if (wasAtEnd || list.length < 3) this.movesEl.scrollTop = this.movesEl.scrollHeight;
+  }
+}

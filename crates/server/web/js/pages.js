@@ -1,0 +1,304 @@
+// The pages other than the game: lobby (create, join, watch), login / registration / guest,
+// player (rating and history), statistics per game, and the replay of a game's record.
+
+import { get, post, randomHex } from './api.js';
+import { h, s, clear, cap, other, GAME_NAMES, playerLink } from './dom.js';
+import { drawTables } from './board-tables.js';
+import { drawGrasshopper, actionKeys } from './board-grasshopper.js';
+import { drawHalma, moveEnds } from './board-halma.js';
+import { playSegments } from './tables-logic.js';
+
+const when = ms => new Date(ms).toLocaleString();
+
+function field(label, input, help) {
+  return h('label', { class: 'field' }, h('span', {}, label), input, help ? h('small', { class: 'muted' }, help) : null);
+}
+
+function select(testid, options, value) {
+  return h('select', { 'data-testid': testid, name: testid },
+    options.map(([v, t]) => h('option', { value: v, selected: String(v) === String(value) }, t)));
+}
+
+function guestForm(app, onDone) {
+  const nick = h('input', { type: 'text', required: true, maxlength: 32, 'data-testid': 'guest-name', placeholder: 'nickname', 'aria-label': 'Nickname' });
+  const msg = h('span', { class: 'message error', role: 'alert' });
+  return h('form', { class: 'row', 'data-testid': 'guest-form', onsubmit: async e => {
+    e.preventDefault();
+    try {
+      app.setMe(await post('/api/guest', { nickname: nick.value }));
+      onDone();
+    } catch (err) { msg.textContent = err.message; }
+  } }, h('label', {}, 'Play as a guest: ', nick), h('button', { type: 'submit', class: 'primary', 'data-testid': 'guest-submit' }, 'Start'), msg);
+}
+
+// ---- lobby ------------------------------------------------------------------------------
+
+export async function lobbyPage(app, main) {
+  document.title = 'Lobby — Tabula';
+  const root = clear(main);
+  root.append(h('h1', {}, 'Lobby'));
+  if (!app.me) {
+    root.append(h('section', { class: 'card' }, h('h2', {}, 'Welcome'),
+      h('p', {}, 'Play backgammon, Never-Finishing, Grasshopper and Grasshopper (Halma) against bots or people. ',
+        h('a', { href: '/login', 'data-link': true }, 'Log in or register'), ', or:'),
+      guestForm(app, () => lobbyPage(app, main))));
+  }
+
+  // create a game
+  const game = select('opt-game', Object.entries(GAME_NAMES), 'backgammon');
+  const matchLength = h('input', { type: 'number', min: 0, max: 64, value: 3, 'data-testid': 'opt-match-length' });
+  const crawford = h('input', { type: 'checkbox', checked: true, 'data-testid': 'opt-crawford' });
+  const beavers = h('input', { type: 'checkbox', checked: true, 'data-testid': 'opt-beavers' });
+  const jacoby = h('input', { type: 'checkbox', checked: true, 'data-testid': 'opt-jacoby' });
+  const autoDoubles = h('input', { type: 'number', min: 0, max: 15, value: 0, 'data-testid': 'opt-auto-doubles' });
+  const checkers = select('opt-checkers', [2, 4, 6, 8, 10, 12, 14].map(n => [n, `${n} checkers`]), 14);
+  const size = select('opt-size', [[8, '8×8 (10 pieces)'], [10, '10×10 (15 pieces)']], 8);
+  const opponent = select('opt-opponent', [['bot', 'a bot'], ['invite', 'a friend (invitation link)'], ['open', 'anyone (open seat in the lobby)']], 'bot');
+  const level = select('opt-level', [['random', 'random'], ['easy', 'easy'], ['medium', 'medium'], ['strong', 'strong']], 'easy');
+  const color = select('opt-color', [['white', 'White'], ['black', 'Black']], 'white');
+  const seed = h('input', { type: 'text', maxlength: 128, value: randomHex(12), 'data-testid': 'opt-seed' });
+  const msg = h('p', { class: 'message', role: 'alert', 'data-testid': 'create-message' });
+
+  const matchField = field('Match length', matchLength, '0 = a money game (one game)');
+  const crawfordField = field('Crawford rule', crawford);
+  const moneyFields = h('div', { class: 'money' }, field('Beavers', beavers), field('Jacoby rule', jacoby), field('Automatic doubles', autoDoubles, 'on opening ties, at most'));
+  const checkersField = field('Checkers each', checkers);
+  const sizeField = field('Board', size);
+  const levelField = field('Bot level', level);
+  const sync = () => {
+    const g = game.value;
+    const dice = g === 'backgammon' || g === 'never-finishing';
+    matchField.hidden = !dice;
+    const money = Number(matchLength.value) === 0;
+    crawfordField.hidden = g !== 'backgammon' || money;
+    moneyFields.hidden = g !== 'backgammon' || !money;
+    checkersField.hidden = g !== 'grasshopper';
+    sizeField.hidden = g !== 'halma-grasshopper';
+    levelField.hidden = opponent.value !== 'bot';
+  };
+  for (const el of [game, matchLength, opponent]) el.addEventListener('input', sync);
+  sync();
+
+  const form = h('form', { class: 'card create', 'data-testid': 'create-form', onsubmit: async e => {
+    e.preventDefault();
+    if (!app.me) { msg.textContent = 'Log in or play as a guest first.'; msg.className = 'message error'; return; }
+    const g = game.value;
+    let options;
+    if (g === 'backgammon') {
+      const n = Number(matchLength.value);
+      options = n > 0 ? { game: g, match_length: n, crawford: crawford.checked }
+        : { game: g, beavers: beavers.checked, jacoby: jacoby.checked, automatic_doubles: Number(autoDoubles.value) };
+    } else if (g === 'never-finishing') options = { game: g, match_length: Number(matchLength.value) };
+    else if (g === 'grasshopper') options = { game: g, checkers: Number(checkers.value) };
+    else options = { game: g, size: Number(size.value) };
+    const opp = opponent.value === 'bot' ? { kind: 'bot', level: level.value } : { kind: opponent.value };
+    try {
+      const created = await post('/api/games', { options, opponent: opp, color: color.value, client_seed: seed.value || undefined });
+      app.navigate(`/game/${created.id}`);
+    } catch (err) {
+      msg.textContent = `The server refused: ${err.message}`;
+      msg.className = 'message error';
+    }
+  } },
+  h('h2', {}, 'New game'),
+  h('div', { class: 'fields' }, field('Game', game), matchField, crawfordField, moneyFields, checkersField, sizeField,
+    field('Against', opponent), levelField, field('Your colour', color),
+    h('details', {}, h('summary', {}, 'Dice seed'), field('Your client seed', seed, 'mixed into the dice; see docs/dice.md'))),
+  h('button', { type: 'submit', class: 'primary', 'data-testid': 'create-game' }, 'Create game'), msg);
+  root.append(form);
+
+  const lists = h('div', { class: 'lists' });
+  root.append(lists);
+  const renderLists = async () => {
+    let lobby;
+    try { lobby = await get('/api/lobby'); } catch (e) { clear(lists).append(h('p', { class: 'message error' }, e.message)); return; }
+    let mine = [];
+    if (app.me) {
+      try { mine = (await get(`/api/players/${app.me.id}/games`)).filter(g => g.state !== 'finished'); } catch (e) { /* ignore */ }
+    }
+    const row = (g, action) => h('li', { 'data-game-id': g.id },
+      h('strong', {}, GAME_NAMES[g.game] || g.game), ' — ', playerLink(g.white), ' vs ', playerLink(g.black), ' ', action);
+    clear(lists).append(
+      app.me ? h('section', { class: 'card' }, h('h2', {}, 'Your games'),
+        mine.length ? h('ul', { 'data-testid': 'my-games' }, mine.map(g => row(g, h('a', { href: `/game/${g.id}`, 'data-link': true }, g.state === 'waiting' ? 'waiting…' : 'continue'))))
+          : h('p', { class: 'muted' }, 'None in progress.'),
+        h('p', { class: 'small' }, h('a', { href: `/player/${app.me.id}`, 'data-link': true }, 'All your games and ratings'))) : null,
+      h('section', { class: 'card' }, h('h2', {}, 'Open games'),
+        lobby.open.length ? h('ul', { 'data-testid': 'open-games' }, lobby.open.map(g => row(g,
+          h('button', { type: 'button', 'data-testid': `join-${g.id}`, onclick: async () => {
+            if (!app.me) { alert('Log in or play as a guest first.'); return; }
+            try {
+              await post(`/api/games/${g.id}/join`, { client_seed: randomHex(12) });
+              app.navigate(`/game/${g.id}`);
+            } catch (err) { alert(err.message); }
+          } }, 'Join')))) : h('p', { class: 'muted' }, 'No open seats right now.')),
+      h('section', { class: 'card' }, h('h2', {}, 'Games in progress'),
+        lobby.playing.length ? h('ul', { 'data-testid': 'playing-games' }, lobby.playing.map(g => row(g, h('a', { href: `/game/${g.id}`, 'data-link': true }, 'watch'))))
+          : h('p', { class: 'muted' }, 'Nobody is playing right now.')));
+  };
+  await renderLists();
+  const timer = setInterval(renderLists, 5000);
+  return { destroy: () => clearInterval(timer) };
+}
+
+// ---- login ------------------------------------------------------------------------------
+
+export async function loginPage(app, main, params) {
+  document.title = 'Log in — Tabula';
+  const next = params.get('next') || '/';
+  const done = () => app.navigate(next.startsWith('/') ? next : '/');
+  const root = clear(main);
+  const credForm = (kind) => {
+    const user = h('input', { type: 'text', required: true, minlength: 3, maxlength: 32, autocomplete: 'username', 'data-testid': `${kind}-username` });
+    const pass = h('input', { type: 'password', required: true, minlength: 8, maxlength: 200, autocomplete: kind === 'login' ? 'current-password' : 'new-password', 'data-testid': `${kind}-password` });
+    const msg = h('p', { class: 'message error', role: 'alert' });
+    return h('form', { class: 'card', 'data-testid': `${kind}-form`, onsubmit: async e => {
+      e.preventDefault();
+      try {
+        app.setMe(await post(`/api/${kind}`, { username: user.value, password: pass.value }));
+        done();
+      } catch (err) { msg.textContent = err.message; }
+    } }, h('h2', {}, kind === 'login' ? 'Log in' : 'Register'),
+    field('Username', user, kind === 'register' ? '3 to 32 letters, digits, _ or -' : null),
+    field('Password', pass, kind === 'register' ? 'at least 8 characters' : null),
+    h('button', { type: 'submit', class: 'primary', 'data-testid': `${kind}-submit` }, kind === 'login' ? 'Log in' : 'Register'), msg);
+  };
+  root.append(h('h1', {}, 'Log in'),
+    app.me ? h('p', {}, `You are logged in as ${app.me.name}. `, h('button', { type: 'button', onclick: () => app.logout() }, 'Log out')) : null,
+    h('div', { class: 'grid' }, credForm('login'), credForm('register'),
+      h('section', { class: 'card' }, h('h2', {}, 'Guest'), h('p', { class: 'small' }, 'No account needed; your games are kept under a guest player.'), guestForm(app, done))));
+  return null;
+}
+
+// ---- player -----------------------------------------------------------------------------
+
+export async function playerPage(app, main, id) {
+  const root = clear(main);
+  const [page, games] = await Promise.all([get(`/api/players/${id}`), get(`/api/players/${id}/games`)]);
+  const p = page.player;
+  document.title = `${p.name} — Tabula`;
+  root.append(h('h1', { 'data-testid': 'player-name' }, p.name, h('small', { class: 'muted' }, ` ${p.kind}`)));
+  const standings = Object.entries(page.standings);
+  root.append(h('section', { class: 'card' }, h('h2', {}, 'Ratings'),
+    standings.length ? h('table', { 'data-testid': 'standings' },
+      h('thead', {}, h('tr', {}, ['Game', 'Rating', 'Deviation', 'FIBS rating', 'Games', 'Won', 'Lost', 'Drawn'].map(t => h('th', { scope: 'col' }, t)))),
+      h('tbody', {}, standings.map(([g, st]) => h('tr', { 'data-game': g },
+        h('th', { scope: 'row' }, GAME_NAMES[g] || g), h('td', {}, Math.round(st.rating)), h('td', {}, Math.round(st.deviation)),
+        h('td', {}, st.fibs_rating != null ? Math.round(st.fibs_rating) : '—'),
+        h('td', {}, st.games), h('td', {}, st.wins), h('td', {}, st.losses), h('td', {}, st.draws)))))
+      : h('p', { class: 'muted' }, 'No finished games yet.')));
+  root.append(h('section', { class: 'card' }, h('h2', {}, 'Games'),
+    games.length ? h('table', { 'data-testid': 'player-games' },
+      h('thead', {}, h('tr', {}, ['When', 'Game', 'Colour', 'Opponent', 'Result', ''].map(t => h('th', { scope: 'col' }, t)))),
+      h('tbody', {}, games.map(g => {
+        const color = g.white && g.white.id === id ? 'white' : 'black';
+        let result = g.state;
+        if (g.state === 'finished') result = g.winner ? (g.winner === color ? `won ${g.points}` : `lost ${g.points}`) : 'draw';
+        return h('tr', {},
+          h('td', {}, when(g.created_ms)), h('td', {}, GAME_NAMES[g.game] || g.game), h('td', {}, color),
+          h('td', {}, playerLink(g[other(color)])), h('td', {}, result),
+          h('td', {}, h('a', { href: g.state === 'finished' ? `/replay/${g.id}` : `/game/${g.id}`, 'data-link': true }, g.state === 'finished' ? 'replay' : 'open')));
+      }))) : h('p', { class: 'muted' }, 'No games yet.')));
+  return null;
+}
+
+// ---- statistics -------------------------------------------------------------------------
+
+function statsBar(st) {
+  const W = 300, H = 22;
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'stats-bar', role: 'img', 'aria-label': st.line });
+  const parts = [['white', st.white_wins], ['black', st.black_wins], ['draw', st.draws]];
+  let x = 0;
+  if (!st.games) svg.append(s('rect', { x: 0, y: 0, width: W, height: H, class: 'bar-empty' }));
+  for (const [k, n] of parts) {
+    if (!st.games || !n) continue;
+    const w = (n / st.games) * W;
+    svg.append(s('rect', { x, y: 0, width: w, height: H, class: `bar-${k}` }, s('title', {}, `${k}: ${n}`)));
+    x += w;
+  }
+  return svg;
+}
+
+export async function statsPage(app, main) {
+  document.title = 'Statistics — Tabula';
+  const root = clear(main);
+  const stats = await get('/api/stats');
+  root.append(h('h1', {}, 'Statistics'), h('p', { class: 'muted' }, 'Finished games on this server, per game.'));
+  const grid = h('div', { class: 'grid' });
+  for (const st of stats) {
+    grid.append(h('section', { class: 'card stats', 'data-testid': `stats-${st.game}` },
+      h('h2', {}, GAME_NAMES[st.game] || st.game),
+      h('p', {}, h('strong', { 'data-testid': `stats-count-${st.game}` }, String(st.games)), ` finished game${st.games === 1 ? '' : 's'}`,
+        st.games ? `, ${st.average_plies.toFixed(1)} actions on average` : ''),
+      h('p', { class: 'line', 'data-testid': `stats-line-${st.game}` }, st.line),
+      statsBar(st),
+      h('p', { class: 'legend small' }, h('span', { class: 'key white' }), ' white ', h('span', { class: 'key black' }), ' black ', h('span', { class: 'key draw' }), ' draws')));
+  }
+  root.append(grid);
+  return null;
+}
+
+// ---- replay -----------------------------------------------------------------------------
+
+export async function replayPage(app, main, id) {
+  const root = clear(main);
+  const record = await get(`/api/games/${id}/record`);
+  const g = record.game;
+  document.title = `Replay: ${GAME_NAMES[g.game]} — Tabula`;
+  const steps = record.steps;
+  const describe = e => {
+    if (e.kind === 'roll') return `roll ${e.payload}`;
+    if (e.kind === 'join') {
+      const seat = g[e.actor];
+      return `${cap(e.actor || '?')} joins: ${seat && seat.id === e.payload ? seat.name : 'a player'}`;
+    }
+    return `${cap(e.actor || '?')}: ${e.payload}`;
+  };
+  const boardWrap = h('div', { class: 'board-wrap' });
+  const caption = h('p', { class: 'status', 'data-testid': 'replay-step', 'aria-live': 'polite' });
+  const slider = h('input', { type: 'range', min: 0, max: steps.length, value: steps.length, 'data-testid': 'replay-slider', 'aria-label': 'Position in the game' });
+  const list = h('ol', { class: 'moves', 'data-testid': 'replay-moves' });
+  const show = i => {
+    slider.value = i;
+    const view = i === 0 ? record.start : steps[i - 1].state;
+    let lastAction = null;
+    for (let k = i - 1; k >= 0; k--) if (steps[k].event.kind === 'action') { lastAction = steps[k].event; break; }
+    let svg;
+    if (view.game === 'backgammon' || view.game === 'never-finishing') {
+      svg = drawTables({ board: view.board, bottom: 'white', dice: view.dice, diceSide: view.turn, cube: view.game === 'backgammon' ? view.cube : null,
+        crawford: view.crawford_game, last: lastAction && lastAction.payload.includes('/') ? { actor: lastAction.actor, segments: playSegments(lastAction.payload, lastAction.actor) } : null,
+        label: `position ${view.notation}` });
+    } else if (view.game === 'grasshopper') {
+      svg = drawGrasshopper({ view, last: lastAction ? actionKeys(lastAction.payload, lastAction.actor) : null, label: `position ${view.notation}` });
+    } else {
+      const e = lastAction && moveEnds(lastAction.payload);
+      svg = drawHalma({ view, bottom: 'white', last: e ? { path: e.path } : null, label: `position ${view.notation}` });
+    }
+    clear(boardWrap).append(svg);
+    const ev = i > 0 ? steps[i - 1].event : null;
+    caption.textContent = `Step ${i} of ${steps.length}` + (ev ? `: ${describe(ev)}` : ': the start') +
+      (view.status.status === 'over' ? ` — ${view.status.winner ? cap(view.status.winner) + ' wins ' + view.status.points : 'draw'}` : '');
+    for (const li of list.children) li.classList.toggle('current', Number(li.dataset.step) === i);
+  };
+  slider.addEventListener('input', () => show(Number(slider.value)));
+  steps.forEach((st, k) => {
+    const e = st.event;
+    list.append(h('li', { 'data-step': k + 1 }, h('button', { type: 'button', class: 'linkish', onclick: () => show(k + 1) },
+      describe(e))));
+  });
+  const result = g.state === 'finished' ? (g.winner ? `${cap(g.winner)} won ${g.points}` : 'drawn') : g.state;
+  root.append(
+    h('h1', {}, `Replay: ${GAME_NAMES[g.game]}`),
+    h('p', {}, playerLink(g.white), ' (white) vs ', playerLink(g.black), ' (black) — ', result, ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, 'game page')),
+    h('section', { class: 'game' }, h('div', { class: 'board-col' }, boardWrap,
+      h('div', { class: 'row replay-controls' },
+        h('button', { type: 'button', 'data-testid': 'replay-first', 'aria-label': 'First position', onclick: () => show(0) }, '« first'),
+        h('button', { type: 'button', 'data-testid': 'replay-prev', 'aria-label': 'Previous step', onclick: () => show(Math.max(0, Number(slider.value) - 1)) }, '‹ prev'),
+        slider,
+        h('button', { type: 'button', 'data-testid': 'replay-next', 'aria-label': 'Next step', onclick: () => show(Math.min(steps.length, Number(slider.value) + 1)) }, 'next ›'),
+        h('button', { type: 'button', 'data-testid': 'replay-last', 'aria-label': 'Last position', onclick: () => show(steps.length) }, 'last »')),
+      caption),
+    h('aside', { class: 'side' }, h('h2', { class: 'small' }, 'Events'), list)));
+  show(steps.length);
+  return null;
+}

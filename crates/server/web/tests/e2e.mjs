@@ -1,0 +1,438 @@
+// End-to-end test of Tabula's browser client, against a running server on a fresh database.
+//
+//   BASE_URL=http://127.0.0.1:8080 [SCREENSHOT_DIR=docs/screenshots] [CHROMIUM=/usr/bin/chromium] node e2e.mjs
+//
+// Every move is chosen by clicking, as a person would: a checker or piece, then one of the
+// highlighted destinations, then Roll / Confirm / Double / Take... Prints one line per passed
+// scenario; exits non-zero with the reason on the first failure of any scenario.
+
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const BASE = (process.env.BASE_URL || '').replace(/\/+$/, '');
+const SHOTS = process.env.SCREENSHOT_DIR || '';
+if (!BASE) {
+  console.error('e2e: set BASE_URL to a running `tabula serve` (fresh database)');
+  process.exit(2);
+}
+if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+
+const STEP_LIMIT_MS = 20000; // no progress for this long is a failure
+const T0 = Date.now();
+
+class Failure extends Error {}
+const fail = msg => { throw new Failure(msg); };
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox'],
+});
+
+let failures = 0;
+let clicks = 0; // clicks made by the current scenario
+let notable = {}; // special buttons pressed: choose-hit, take, pass...
+const finished = {}; // game -> id of a finished game
+
+// E2E_ONLY=1,4 runs only those scenarios (for development; 5 needs 1's games)
+const ONLY = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
+
+async function scenario(name, fn) {
+  if (ONLY.length && !ONLY.includes(name.split(':')[0])) return;
+  const t = Date.now();
+  clicks = 0;
+  notable = {};
+  try {
+    await fn();
+    const extra = Object.entries(notable).map(([k, n]) => `${k} ${n}`).join(', ');
+    console.log(`ok - ${name} (${((Date.now() - t) / 1000).toFixed(1)} s, ${clicks} clicks${extra ? '; ' + extra : ''})`);
+  } catch (e) {
+    failures++;
+    console.error(`FAIL - ${name}: ${e instanceof Failure ? e.message : e.stack || e}`);
+  }
+}
+
+/** A page in a fresh context, with uncaught page errors collected. */
+async function newPage(viewport = { width: 1200, height: 820 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', e => page.errors.push(e.message));
+  page.setDefaultTimeout(10000);
+  return page;
+}
+
+function checkErrors(page, who) {
+  if (page.errors.length) fail(`${who}: uncaught error in the page: ${page.errors.join(' | ')}`);
+}
+
+async function guest(page, nickname) {
+  await page.goto(`${BASE}/login`);
+  await page.fill('[data-testid=guest-form] [data-testid=guest-name]', nickname);
+  await page.click('[data-testid=guest-form] [data-testid=guest-submit]');
+  await page.waitForSelector('[data-testid=nav-me]');
+}
+
+/** Creates a game through the lobby's form; returns its id. */
+async function createGame(page, o) {
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('[data-testid=create-form]');
+  await page.selectOption('[data-testid=opt-game]', o.game);
+  if (o.matchLength !== undefined) await page.fill('[data-testid=opt-match-length]', String(o.matchLength));
+  if (o.checkers) await page.selectOption('[data-testid=opt-checkers]', String(o.checkers));
+  if (o.size) await page.selectOption('[data-testid=opt-size]', String(o.size));
+  await page.selectOption('[data-testid=opt-opponent]', o.opponent || 'bot');
+  if ((o.opponent || 'bot') === 'bot') await page.selectOption('[data-testid=opt-level]', o.level || 'easy');
+  await page.selectOption('[data-testid=opt-color]', o.color || 'white');
+  await page.click('[data-testid=create-game]');
+  await page.waitForURL(/\/game\/[^/?]+$/);
+  await page.waitForSelector('[data-testid=board]');
+  return page.url().split('/game/')[1];
+}
+
+/** What the page offers now: enabled buttons, board sources and destinations, the result. */
+function snapshot(page) {
+  return page.evaluate(() => {
+    const over = document.querySelector('[data-testid=game-over]');
+    const board = document.querySelector('[data-testid=board]');
+    const buttons = [...document.querySelectorAll('[data-testid=controls] button')]
+      .filter(b => !b.disabled).map(b => b.getAttribute('data-testid'));
+    const attr = a => [...document.querySelectorAll(`[data-testid=board] [${a}]`)].map(e => e.getAttribute('data-testid'));
+    return {
+      over: over ? over.textContent : null,
+      version: board ? board.getAttribute('data-version') : null,
+      state: board ? board.getAttribute('data-state') : null,
+      buttons,
+      sources: attr('data-source'),
+      dests: attr('data-dest'),
+      status: (document.querySelector('[data-testid=status]') || {}).textContent,
+      message: (document.querySelector('[data-testid=message]') || {}).textContent,
+      error: !!document.querySelector('[data-testid=page-error]'),
+    };
+  });
+}
+
+const pick = list => list[Math.floor(Math.random() * list.length)];
+
+/** Halma: the destination that gets furthest towards the far camp. */
+function halmaBest(dests, color) {
+  const score = id => {
+    const sq = id.replace('sq-', '');
+    const f = sq.charCodeAt(0) - 97, r = Number(sq.slice(1)) - 1;
+    return (color === 'white' ? f + r : -(f + r)) + Math.random() * 1.5;
+  };
+  return dests.reduce((a, b) => (score(b) > score(a) ? b : a));
+}
+
+/** Backgammon racing: a point's distance from home on the mover's side (bar 25, off 0). */
+function pipsAway(id, color) {
+  if (id.startsWith('bar-')) return 25;
+  if (id.startsWith('off-')) return 0;
+  const n = Number(id.replace('point-', ''));
+  return (color === 'white' ? n : 25 - n) + Math.random() * 0.1;
+}
+
+/**
+ * Plays one click on `page` if it has something to do; returns what it did or null.
+ * `policy`: {color, game, double(snap) -> bool, avoid: Set of buttons never pressed}.
+ */
+async function step(page, policy) {
+  const s = await snapshot(page);
+  if (s.error) fail(`the page shows an error: ${s.status}`);
+  if (s.over) return { over: s.over };
+  const has = b => s.buttons.includes(b);
+  const click = async id => {
+    await page.click(`[data-testid="${id}"]`, { timeout: 5000 });
+    clicks++;
+    if (!/^(point|bar|off|hand|sq)-|^(confirm|roll)$/.test(id)) notable[id] = (notable[id] || 0) + 1;
+    return { did: id, snap: s };
+  };
+  if (has('confirm')) return click('confirm');
+  for (const b of ['choose-hit', 'choose-trap']) if (has(b)) return click(pick(['choose-hit', 'choose-trap'].filter(has)));
+  if (has('accept')) return click('accept');
+  if (has('take') && !policy.avoid?.has('take')) return click('take');
+  if (has('double') && policy.double && policy.double(s)) return click('double');
+  if (has('roll')) return click('roll');
+  if (s.dests.length) {
+    if (policy.game === 'halma-grasshopper') return click(halmaBest(s.dests, policy.color));
+    // racing: the furthest destination
+    if (policy.race) return click(s.dests.reduce((a, b) => (pipsAway(b, policy.color) < pipsAway(a, policy.color) ? b : a)));
+    return click(pick(s.dests));
+  }
+  if (s.sources.length && policy.game === 'halma-grasshopper') {
+    // the front pieces first, so that the home camp is not left open to a spoiler early
+    return click(halmaBest(s.sources, policy.color));
+  }
+  if (s.sources.length) {
+    // racing: the checker furthest back
+    if (policy.race) return click(s.sources.reduce((a, b) => (pipsAway(b, policy.color) > pipsAway(a, policy.color) ? b : a)));
+    return click(pick(s.sources));
+  }
+  if (has('pass')) return click('pass');
+  return null;
+}
+
+/** Plays `page` until the game is over; `onTurn(n, page)` runs after each action of ours. */
+async function playToEnd(page, policy, hooks = {}) {
+  let last = Date.now(), actions = 0;
+  for (;;) {
+    const r = await step(page, policy);
+    if (r && r.over) return r.over;
+    if (r) {
+      last = Date.now();
+      actions++;
+      if (hooks.after) await hooks.after(r, actions);
+    } else {
+      if (Date.now() - last > STEP_LIMIT_MS) {
+        const s = await snapshot(page);
+        fail(`${policy.game}: no progress for ${STEP_LIMIT_MS / 1000} s; status "${s.status}", message "${s.message}", buttons [${s.buttons}]`);
+      }
+      await page.waitForTimeout(40);
+    }
+    checkErrors(page, policy.game);
+  }
+}
+
+async function shot(page, name) {
+  if (!SHOTS) return;
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+// ---- scenario 1: a guest plays each game against a bot to the end, by clicking ------------
+
+const GAMES = [
+  { game: 'backgammon', matchLength: 1 },
+  { game: 'never-finishing', matchLength: 1 },
+  { game: 'grasshopper', checkers: 4 },
+  { game: 'halma-grasshopper', size: 8 },
+];
+
+let soloPage, soloName;
+await scenario('1: a guest plays each of the four games against the easy bot to the end by clicking', async () => {
+  const page = await newPage();
+  soloPage = page;
+  soloName = 'solo' + Math.floor(Math.random() * 1000);
+  await guest(page, soloName);
+  for (const g of GAMES) {
+    const id = await createGame(page, { ...g, opponent: 'bot', level: 'easy', color: 'white' });
+    let shotTaken = false;
+    const policy = { game: g.game, color: 'white', avoid: new Set() };
+    const over = await playToEnd(page, policy, {
+      after: async (r, n) => {
+        // one picture mid-game, with a checker selected and its destinations lit
+        if (shotTaken || !SHOTS || !r.did.match(/^(point|bar|hand|sq)-/)) return;
+        const s = await snapshot(page);
+        const trapped = await page.$('[data-testid^=trapped-]');
+        const due = g.game === 'never-finishing' ? (trapped && n >= 6) || n >= 40 : n >= (g.game === 'grasshopper' ? 6 : 12);
+        if (due && s.dests.length) {
+          shotTaken = true;
+          await shot(page, g.game);
+        }
+      },
+    });
+    if (!shotTaken) await shot(page, g.game);
+    if (!/Game over/.test(over)) fail(`${g.game}: unexpected end text "${over}"`);
+    if (g.game === 'backgammon' || g.game === 'never-finishing') {
+      await page.waitForSelector('[data-testid=dice-verify]:has-text("seed revealed")');
+      const line = await page.textContent('[data-testid=dice-verify]');
+      if (!/dice verifiable: seed revealed, commitment [0-9a-f]{64}; check with tabula verify-dice/.test(line)) fail(`${g.game}: dice line "${line}"`);
+    }
+    const state = await page.getAttribute('[data-testid=board]', 'data-state');
+    if (state !== 'finished') fail(`${g.game}: the board says ${state} after the end`);
+    const api = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+    if (api.state !== 'finished') fail(`${g.game}: the server says ${api.state}`);
+    finished[g.game] = id;
+    checkErrors(page, g.game);
+  }
+});
+
+// ---- scenario 2 + 3: two guests play a match through the invitation link; a spectator ----
+
+let spectatorSaw = false;
+await scenario('2: two guests play backgammon through the invitation link, with a double and a take, to the end', async () => {
+  const a = await newPage();
+  const b = await newPage({ width: 420, height: 860 }); // a narrow window
+  const watcher = await newPage();
+  await guest(a, 'alice');
+  const id = await createGame(a, { game: 'backgammon', matchLength: 0, opponent: 'invite', color: 'white' });
+  await a.waitForSelector('[data-testid=invite-link]');
+  const link = await a.inputValue('[data-testid=invite-link]');
+  if (!link.includes(`/game/${id}?invite=`)) fail(`the invitation link is ${link}`);
+  // Bob opens the link without an account, becomes a guest and joins
+  await b.goto(link);
+  await b.fill('[data-testid=guest-name]', 'bob');
+  await b.click('[data-testid=guest-submit]');
+  await b.waitForSelector('[data-testid=player-black] .badge:has-text("you")');
+  await a.waitForSelector('[data-testid=player-black] a:has-text("bob")', { timeout: 8000 });
+  // a spectator watches from the start
+  await watcher.goto(`${BASE}/game/${id}`);
+  await watcher.waitForSelector('[data-testid=live][data-state=live]');
+  await watcher.evaluate(() => { window.__notReloaded = true; });
+
+  let doubled = false, took = false, cut = false, last = Date.now();
+  const players = [{ page: a, color: 'white' }, { page: b, color: 'black' }];
+  for (;;) {
+    let acted = false, over = null;
+    for (const p of players) {
+      const before = await watcher.$$eval('[data-testid=move-list] li', l => l.length);
+      const r = await step(p.page, {
+        game: 'backgammon', color: p.color, race: true,
+        double: () => !doubled,
+      });
+      if (r && r.over) { over = r.over; break; }
+      if (!r) continue;
+      acted = true;
+      last = Date.now();
+      if (r.did === 'double') doubled = true;
+      if (r.did === 'take') took = true;
+      if (!spectatorSaw && (r.did === 'confirm' || r.did === 'double')) {
+        // scenario 3: the spectator's move list grows without a reload
+        await watcher.waitForFunction(n => document.querySelectorAll('[data-testid=move-list] li').length > n, before, { timeout: 8000 })
+          .catch(() => fail('the spectator did not see the move appear'));
+        if (!(await watcher.evaluate(() => window.__notReloaded))) fail('the spectator page reloaded');
+        spectatorSaw = true;
+      } else if (spectatorSaw && !cut && took) {
+        // the spectator's connection drops: it reconnects on its own and catches up
+        cut = true;
+        await watcher.evaluate(() => window.__tabulaGame.ws.close());
+        await watcher.waitForSelector('[data-testid=live][data-state=live]', { timeout: 8000 })
+          .catch(() => fail('the spectator did not reconnect'));
+      }
+      break;
+    }
+    if (over) break;
+    if (!acted) {
+      if (Date.now() - last > STEP_LIMIT_MS) {
+        const [sa, sb] = [await snapshot(a), await snapshot(b)];
+        fail(`no progress: alice "${sa.status}" [${sa.buttons}] "${sa.message}"; bob "${sb.status}" [${sb.buttons}] "${sb.message}"`);
+      }
+      await a.waitForTimeout(40);
+    }
+    checkErrors(a, 'alice');
+    checkErrors(b, 'bob');
+  }
+  if (!doubled || !took) fail(`the game ended before a double and a take (doubled ${doubled}, took ${took})`);
+  for (const p of [a, b, watcher]) await p.waitForSelector('[data-testid=game-over]');
+  const api = await a.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+  if (api.state !== 'finished') fail(`the server says ${api.state}`);
+  if (!api.view.cube || api.view.cube.value < 2) fail(`the cube ended at ${JSON.stringify(api.view.cube)}`);
+  // the spectator, reconnected once, lists every event of the game
+  await watcher.waitForFunction(n => document.querySelectorAll('[data-testid=move-list] li').length === n, api.version, { timeout: 8000 })
+    .catch(async () => fail(`the spectator lists ${await watcher.$$eval('[data-testid=move-list] li', l => l.length)} events of ${api.version}`));
+  if (!cut) fail('the spectator connection was never cut');
+  checkErrors(watcher, 'spectator');
+  await a.context().close();
+  await b.context().close();
+  await watcher.context().close();
+});
+
+await scenario('3: a spectator sees a move appear live, and catches up after its connection drops', async () => {
+  if (!spectatorSaw) fail('the spectator saw no live move in scenario 2');
+});
+
+// ---- scenario 4: illegal clicks and typing do nothing harmful --------------------------
+
+await scenario('4: illegal clicks and an illegal typed move send nothing and change nothing', async () => {
+  const page = await newPage();
+  await guest(page, 'careful');
+  await createGame(page, { game: 'backgammon', matchLength: 1, opponent: 'bot', level: 'easy', color: 'white' });
+  // reach a move decision of ours
+  const t = Date.now();
+  for (;;) {
+    const s = await snapshot(page);
+    if (s.sources.length) break;
+    if (s.buttons.includes('roll')) await page.click('[data-testid=roll]');
+    else if (s.over) fail('the game ended before a move of ours');
+    if (Date.now() - t > STEP_LIMIT_MS) fail(`no move decision reached: ${s.status}`);
+    await page.waitForTimeout(40);
+  }
+  const posts = [];
+  page.on('request', r => { if (r.method() !== 'GET') posts.push(`${r.method()} ${r.url()}`); });
+  const before = await snapshot(page);
+  const boardBefore = await page.getAttribute('[data-testid=board]', 'aria-label');
+  // points holding Black's checkers, and empty points that are no destination
+  const g = await page.evaluate(async () => (await fetch(location.pathname.replace('/game/', '/api/games/'))).json());
+  const opponent = [], empty = [];
+  g.view.board.points.forEach((v, i) => { if (v < 0) opponent.push(i + 1); if (v === 0) empty.push(i + 1); });
+  if (!opponent.length || !empty.length) fail('no opponent checker or empty point to click');
+  // 1. an opponent checker
+  await page.click(`[data-testid=point-${opponent[0]}]`);
+  // 2. an empty point with nothing selected
+  await page.click(`[data-testid=point-${empty[0]}]`);
+  // 3. select a checker of ours, then click a point that is no destination of it
+  await page.click(`[data-testid="${before.sources[0]}"]`);
+  const sel = await snapshot(page);
+  const notDest = [...opponent, ...empty].map(n => `point-${n}`).find(id => !sel.dests.includes(id));
+  if (notDest) await page.click(`[data-testid="${notDest}"]`);
+  // 4. the opponent's bar and borne-off tray
+  await page.click('[data-testid=bar-black]');
+  await page.click('[data-testid=off-black]');
+  // 5. a typed illegal move
+  await page.fill('[data-testid=move-input]', '24/1 13/2');
+  await page.press('[data-testid=move-input]', 'Enter');
+  await page.waitForSelector('[data-testid=message].error');
+  const msg = await page.textContent('[data-testid=message]');
+  await page.fill('[data-testid=move-input]', 'nonsense');
+  await page.press('[data-testid=move-input]', 'Enter');
+  await page.waitForTimeout(300);
+  if (posts.length) fail(`requests were sent: ${posts.join(', ')}`);
+  const after = await snapshot(page);
+  if (after.version !== before.version) fail(`the version moved from ${before.version} to ${after.version}`);
+  if (await page.getAttribute('[data-testid=board]', 'aria-label') !== boardBefore) fail('the board changed');
+  if (after.error || !after.sources.length) fail('the page lost its board or its legal moves');
+  const confirmEnabled = await page.isEnabled('[data-testid=confirm]');
+  if (confirmEnabled && !(await page.textContent('[data-testid=confirm]')).includes('/')) fail('Confirm is enabled without a play');
+  if (!/not legal|illegal|cannot|ambiguous/i.test(msg)) fail(`the typed illegal move gave no clear message: "${msg}"`);
+  checkErrors(page, 'illegal clicks');
+  await page.context().close();
+});
+
+// ---- scenario 5: statistics, the player page and the replay ----------------------------
+
+await scenario('5: the statistics page shows the finished games with the white/black/draws line', async () => {
+  const page = soloPage || await newPage();
+  await page.goto(`${BASE}/stats`);
+  await page.waitForSelector('[data-testid=stats-backgammon]');
+  for (const g of ['backgammon', 'never-finishing', 'grasshopper', 'halma-grasshopper']) {
+    const count = Number(await page.textContent(`[data-testid=stats-count-${g}]`));
+    if (!(count > 0)) fail(`${g}: ${count} finished games shown`);
+    const line = await page.textContent(`[data-testid=stats-line-${g}]`);
+    if (!/^white won \d+ \(\d+(\.\d+)? %\), black won \d+ \(\d+(\.\d+)? %\), draws \d+ \(\d+(\.\d+)? %\)$/.test(line.trim())) fail(`${g}: the line is "${line}"`);
+    if (!(await page.$(`[data-testid=stats-${g}] svg.stats-bar rect`))) fail(`${g}: no chart`);
+  }
+  checkErrors(page, 'statistics');
+});
+
+await scenario('5b: the player page lists the games and ratings; the replay slider walks a record', async () => {
+  if (!soloPage || !finished.backgammon) fail('scenario 1 did not finish its games');
+  const page = soloPage;
+  await page.click('[data-testid=nav-me]');
+  await page.waitForSelector('[data-testid=standings]');
+  const rows = await page.$$eval('[data-testid=standings] tbody tr', r => r.length);
+  if (rows < 4) fail(`the player page rates ${rows} games`);
+  const games = await page.$$eval('[data-testid=player-games] tbody tr', r => r.length);
+  if (games < 4) fail(`the player page lists ${games} games`);
+  await page.goto(`${BASE}/replay/${finished.backgammon}`);
+  await page.waitForSelector('[data-testid=replay-slider]');
+  const max = Number(await page.getAttribute('[data-testid=replay-slider]', 'max'));
+  if (!(max > 2)) fail(`the record has ${max} steps`);
+  await page.click('[data-testid=replay-first]');
+  const start = await page.textContent('[data-testid=replay-step]');
+  if (!/Step 0 of/.test(start)) fail(`the first step reads "${start}"`);
+  await page.click('[data-testid=replay-next]');
+  await page.click('[data-testid=replay-next]');
+  const two = await page.textContent('[data-testid=replay-step]');
+  if (!/Step 2 of/.test(two)) fail(`after two steps: "${two}"`);
+  await page.fill('[data-testid=replay-slider]', String(max));
+  if (!/over|wins|draw/i.test(await page.textContent('[data-testid=replay-step]'))) fail('the last step does not show the result');
+  checkErrors(page, 'replay');
+});
+
+await browser.close();
+const total = ((Date.now() - T0) / 1000).toFixed(1);
+if (failures) {
+  console.error(`e2e: ${failures} scenario(s) failed (${total} s)`);
+  process.exit(1);
+}
+console.log(`e2e: all scenarios passed (${total} s)`);
