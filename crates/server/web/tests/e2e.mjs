@@ -250,12 +250,12 @@ await scenario('1: a guest plays each of the four games against the easy bot to 
 // ---- scenario 2 + 3: two guests play a match through the invitation link; a spectator ----
 
 let spectatorSaw = false;
-await scenario('2: two guests play backgammon through the invitation link, with a double and a take, to the end', async () => {
+await scenario('2: two guests play a 2-point backgammon match through the invitation link, with a double and a take, to the end', async () => {
   const a = await newPage();
   const b = await newPage({ width: 420, height: 860 }); // a narrow window
   const watcher = await newPage();
   await guest(a, 'alice');
-  const id = await createGame(a, { game: 'backgammon', matchLength: 0, opponent: 'invite', color: 'white' });
+  const id = await createGame(a, { game: 'backgammon', matchLength: 2, opponent: 'invite', color: 'white' });
   await a.waitForSelector('[data-testid=invite-link]');
   const link = await a.inputValue('[data-testid=invite-link]');
   if (!link.includes(`/game/${id}?invite=`)) fail(`the invitation link is ${link}`);
