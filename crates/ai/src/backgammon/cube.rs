@@ -38,7 +38,7 @@ use tabula_core::Color;
 use tabula_tables::backgammon::{Backgammon, Mode};
 
 /// The baseline money double point: double from this chance of winning.
-const MONEY_DOUBLE_WIN: f32 = 0.68;
+const MONEY_DOUBLE_WIN: f32 = 0.75;
 /// In a match, double when the doubled-and-taken equity, normalised so that losing the
 /// doubled game is -1 and the drop +1, is at least this (money's 68 % with no gammons).
 const MATCH_WINDOW: f32 = 0.7;
