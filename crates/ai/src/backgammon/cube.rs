@@ -1,9 +1,9 @@
 //! Cube and resignation decisions from the evaluator's cubeless chances, for money play and
 //! for matches.
 //!
-//! **Money.** Equity is counted per cube unit. The doubler doubles from 68 % wins (the
-//! usual market window below the 75 % drop point, kept from the baseline) unless it is too
-//! good: playing on for gammons (which, under the Jacoby rule, count only once the cube is
+//! **Money.** Equity is counted per cube unit. The doubler doubles from 75 % wins (by the
+//! evaluator, which is overconfident: from 68 %, the textbook market window, gnubg's
+//! analysis found most of its doubles premature; docs/gnubg.md) unless it is too good: playing on for gammons (which, under the Jacoby rule, count only once the cube is
 //! turned) is worth more than the point a drop gives. The taker drops when the doubled
 //! cubeless equity loses more than the point a drop costs (equity below -0.5), and beavers
 //! when it is clearly the favourite ([`BEAVER_EQUITY`]).
@@ -37,7 +37,7 @@ use super::met::{met, Crawford};
 use tabula_core::Color;
 use tabula_tables::backgammon::{Backgammon, Mode};
 
-/// The baseline money double point: double from this chance of winning.
+/// The money double point: double from this chance of winning (see the module docs).
 const MONEY_DOUBLE_WIN: f32 = 0.75;
 /// In a match, double when the doubled-and-taken equity, normalised so that losing the
 /// doubled game is -1 and the drop +1, is at least this (money's 68 % with no gammons).
