@@ -49,7 +49,7 @@ async fn postgres_a_move_on_one_instance_reaches_a_socket_on_another() {
         .await;
     assert_eq!(s, 200, "{r}");
     let pushed = on_b
-        .until_version(1, 10)
+        .until_version(2, 10)
         .await
         .expect("B's socket hears A's roll");
     assert_eq!(pushed["type"], "event");
@@ -58,7 +58,7 @@ async fn postgres_a_move_on_one_instance_reaches_a_socket_on_another() {
     let mut g = alice.game(&id).await;
     while g["view"]["status"]["status"] != "decide" {
         // An opening tie: roll again.
-        let nonce = format!("again-{}", g["version"]);
+        let nonce = format!("opening-again-{}", g["version"]);
         assert_eq!(
             alice
                 .post(&format!("/api/games/{id}/roll"), json!({"nonce": nonce}))

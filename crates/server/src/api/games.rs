@@ -1,17 +1,14 @@
 //! Games: create (against a bot, by invitation, or with an open seat in the lobby), join,
 //! act, roll, and read (state, log, full record, export).
 
-use super::players::PlayerView;
 use super::{summary, view_of, GameSummary};
 use crate::auth::{self, Auth, MaybeAuth};
-use crate::db::{now_ms, EventRow, GameRow};
-use crate::error::{ApiError, Json, Query};
+use crate::db::{now_ms, GameRow};
+use crate::error::{ApiError, Json};
 use crate::games::{GameOptions, Table};
 use crate::service::{color_name, derive_roll, Change, Loaded, Roller};
 use crate::AppState;
 use axum::extract::{Path, State};
-use axum::http::header::CONTENT_TYPE;
-use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tabula_ai::Level;
@@ -110,7 +107,7 @@ fn roller_name(r: Option<Roller>) -> Option<String> {
     })
 }
 
-async fn game_view(
+pub(super) async fn game_view(
     state: &AppState,
     game: &Loaded,
     viewer: Option<&str>,
@@ -392,125 +389,4 @@ pub async fn roll(
         .await?;
     crate::bots::drive(state.clone(), id);
     Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
-}
-
-/// Log entries after a version.
-#[derive(Deserialize, ToSchema)]
-pub struct Since {
-    /// Entries with a version above this (default 0: all).
-    #[serde(default)]
-    pub since: i64,
-}
-
-/// The game's log after `since`.
-#[utoipa::path(get, path = "/api/games/{id}/events", params(("since" = Option<i64>, Query, description = "entries after this version")),
-    responses((status = 200, body = [EventRow]), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn events(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    Query(q): Query<Since>,
-) -> Result<Json<Vec<EventRow>>, ApiError> {
-    state
-        .db
-        .game(&id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
-    Ok(Json(state.db.events(&id, q.since).await?))
-}
-
-/// One step of a record: the event and the state after it.
-#[derive(Serialize, ToSchema)]
-pub struct RecordStep {
-    /// The event.
-    pub event: EventRow,
-    /// The state after it.
-    pub state: Value,
-}
-
-/// A game's full record.
-#[derive(Serialize, ToSchema)]
-pub struct GameRecord {
-    /// The game.
-    pub game: GameView,
-    /// The state before the first event.
-    pub start: Value,
-    /// Every event with the state after it.
-    pub steps: Vec<RecordStep>,
-}
-
-/// The full record: every event with the state after it.
-#[utoipa::path(get, path = "/api/games/{id}/record", responses((status = 200, body = GameRecord), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn record(
-    State(state): State<AppState>,
-    MaybeAuth(me): MaybeAuth,
-    Path(id): Path<String>,
-) -> Result<Json<GameRecord>, ApiError> {
-    let game = state.load(&id).await?;
-    let events = state.db.events(&id, 0).await?;
-    let mut table = Table::new(&game.row.game_options()?).map_err(ApiError::internal)?;
-    let start = table.view();
-    let mut steps = Vec::with_capacity(events.len());
-    for event in events {
-        if event.kind == "roll" {
-            let roll = crate::service::parse_dice(&event.payload)
-                .ok_or_else(|| ApiError::internal("bad roll"))?;
-            table.roll(roll).map_err(ApiError::internal)?;
-        } else if event.kind == "join" {
-            // Seating changes no game state.
-        } else {
-            table
-                .apply_text(&event.payload)
-                .map_err(ApiError::internal)?;
-        }
-        steps.push(RecordStep {
-            event,
-            state: table.view(),
-        });
-    }
-    let viewer = me.as_ref().map(|p| p.id.as_str());
-    Ok(Json(GameRecord {
-        game: game_view(&state, &game, viewer, true).await?,
-        start,
-        steps,
-    }))
-}
-
-/// Export format.
-#[derive(Deserialize, ToSchema)]
-pub struct ExportQuery {
-    /// `tabula` (every game) or `mat` (backgammon, Jellyfish .mat for gnubg).
-    #[serde(default = "tabula_format")]
-    pub format: String,
-}
-
-fn tabula_format() -> String {
-    "tabula".into()
-}
-
-/// The game as text: Tabula's notation, or a Jellyfish .mat file for backgammon.
-#[utoipa::path(get, path = "/api/games/{id}/export", params(("format" = Option<String>, Query, description = "tabula or mat")),
-    responses((status = 200, content_type = "text/plain", body = String), (status = 400, body = crate::error::ErrorBody)))]
-pub async fn export(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    Query(q): Query<ExportQuery>,
-) -> Result<impl IntoResponse, ApiError> {
-    let game = state.load(&id).await?;
-    let events = state.db.events(&id, 0).await?;
-    let s = summary(&state, &game.row).await?;
-    let name = |p: &Option<PlayerView>| {
-        p.as_ref()
-            .map(|p| p.name.clone())
-            .unwrap_or_else(|| "?".into())
-    };
-    let text = match q.format.as_str() {
-        "tabula" => super::export::tabula_text(&game, &events, &name(&s.white), &name(&s.black)),
-        "mat" => super::export::mat_text(&game, &name(&s.white), &name(&s.black))?,
-        other => {
-            return Err(ApiError::bad_request(format!(
-                "unknown format {other:?} (tabula or mat)"
-            )))
-        }
-    };
-    Ok(([(CONTENT_TYPE, "text/plain; charset=utf-8")], text))
 }

@@ -5,6 +5,7 @@ mod export;
 pub mod games;
 mod openapi;
 pub mod players;
+mod records;
 mod stats;
 mod ws;
 
@@ -42,9 +43,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/join", post(games::join))
         .route("/api/games/{id}/actions", post(games::act))
         .route("/api/games/{id}/roll", post(games::roll))
-        .route("/api/games/{id}/events", get(games::events))
-        .route("/api/games/{id}/record", get(games::record))
-        .route("/api/games/{id}/export", get(games::export))
+        .route("/api/games/{id}/events", get(records::events))
+        .route("/api/games/{id}/record", get(records::record))
+        .route("/api/games/{id}/export", get(records::export))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .route("/", get(crate::web::index))
         .route("/{*path}", get(crate::web::asset))

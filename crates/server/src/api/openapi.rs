@@ -26,9 +26,9 @@ use utoipa::OpenApi;
         super::games::get,
         super::games::act,
         super::games::roll,
-        super::games::events,
-        super::games::record,
-        super::games::export,
+        super::records::events,
+        super::records::record,
+        super::records::export,
         super::stats::stats,
     ),
     components(schemas(crate::error::ErrorBody, crate::games::GameOptions))

@@ -23,7 +23,7 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(q): Query<super::games::Since>,
+    Query(q): Query<super::records::Since>,
 ) -> Result<Response, ApiError> {
     state
         .db
