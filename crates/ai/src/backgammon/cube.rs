@@ -314,8 +314,13 @@ mod tests {
         let p = race(0.6);
         assert!(!should_double(&p, &money()));
         assert_eq!(answer_double(&race(0.3), &money()), Answer::Take);
-        // The favourite beavers when allowed.
-        assert_eq!(answer_double(&race(0.6), &money()), Answer::Beaver);
+        // A slight favourite takes: the evaluator is not trusted with a beaver there.
+        assert_eq!(answer_double(&race(0.6), &money()), Answer::Take);
+    }
+
+    #[test]
+    fn money_a_clear_favourite_beavers_when_allowed() {
+        assert_eq!(answer_double(&race(0.7), &money()), Answer::Beaver);
     }
 
     #[test]
