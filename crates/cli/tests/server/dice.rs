@@ -59,8 +59,12 @@ async fn a_finished_games_dice_verify_and_tampering_is_detected() {
     };
     for (what, change) in [
         ("a die", &first as &dyn Fn(&mut Value)),
-        ("a nonce", &|d: &mut Value| {
-            d["rolls"][1]["nonce"] = json!("forged nonce")
+        // One forged nonce gives the recorded dice again with probability 1/36 (and then
+        // changes nothing that matters), so every roll's nonce is forged.
+        ("the nonces", &|d: &mut Value| {
+            for (i, roll) in d["rolls"].as_array_mut().unwrap().iter_mut().enumerate() {
+                roll["nonce"] = json!(format!("forged nonce {i}"));
+            }
         }),
         ("a client seed", &|d: &mut Value| {
             d["client_seeds"]["white"] = json!("forged")
