@@ -710,9 +710,14 @@ export class GamePage {
     const lastAction = this.lastAction();
     const wasAtEnd = this.movesEl.scrollTop + this.movesEl.clientHeight >= this.movesEl.scrollHeight - 4;
     clear(this.movesEl);
-    for (const [ver, e] of list) {
+    for (const [i, [ver, e]] of list.entries()) {
       let text;
-      if (e.kind === 'roll') text = `roll ${e.payload}`;
+      if (e.kind === 'roll') {
+        // A roll belongs to the player who acts next (for an opening roll, the winner).
+        const next = list.slice(i + 1).find(([, n]) => n.kind === 'action');
+        const who = next ? next[1].actor : null;
+        text = who ? `${cap(who)} rolls ${e.payload}` : `roll ${e.payload}`;
+      }
       else if (e.kind === 'join') {
         const seat = this.summary[e.actor];
         text = `${cap(e.actor || '?')} joins: ${seat && seat.id === e.payload ? seat.name : 'a player'}`;
