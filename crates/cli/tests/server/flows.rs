@@ -141,3 +141,66 @@ async fn sigterm_stops_the_server_cleanly() {
     let status = server.terminate();
     assert!(status.success(), "{status:?}");
 }
+
+/// A script plays with an API token (no cookie), and logging out with the token revokes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn api_tokens_act_for_scripts_and_can_be_revoked() {
+    let server = Server::start(&sqlite());
+    let owner = Client::guest(&server.base, "scripter").await;
+    let (s, t) = owner.post("/api/tokens", json!({})).await;
+    assert_eq!(s, 200, "{t}");
+    let token = t["token"].as_str().unwrap().to_string();
+    let http = reqwest::Client::new();
+    let bearer =
+        |req: reqwest::RequestBuilder| req.header("authorization", format!("Bearer {token}"));
+    let me: serde_json::Value = bearer(http.get(format!("{}/api/me", server.base)))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(me["id"].as_str(), Some(owner.id.as_str()));
+    let created = bearer(http.post(format!("{}/api/games", server.base)))
+        .json(&json!({"options": {"game": "halma-grasshopper"}, "opponent": {"kind": "bot", "level": "random"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status().as_u16(), 200);
+    let g: serde_json::Value = created.json().await.unwrap();
+    let action = g["view"]["legal"][0].as_str().unwrap().to_string();
+    let acted = bearer(http.post(format!(
+        "{}/api/games/{}/actions",
+        server.base,
+        g["id"].as_str().unwrap()
+    )))
+    .json(&json!({"action": action}))
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(acted.status().as_u16(), 200);
+    // The token is not a cookie, and a cookie is not a token.
+    let as_cookie = http
+        .get(format!("{}/api/me", server.base))
+        .header("cookie", format!("tabula_session={token}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(as_cookie.status().as_u16(), 401);
+    let out = bearer(http.post(format!("{}/api/logout", server.base)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(out.status().as_u16(), 200);
+    let after = bearer(http.get(format!("{}/api/me", server.base)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        after.status().as_u16(),
+        401,
+        "the revoked token still works"
+    );
+    // The owner's cookie session is untouched.
+    assert_eq!(owner.get("/api/me").await.0, 200);
+}
