@@ -52,6 +52,107 @@ pub trait Evaluator {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Heuristic;
 
+/// The numbers of the hand-made evaluation, named so that they can be tuned
+/// (`selfplay::tune`); [`Weights::DEFAULT`] is what [`Heuristic`] uses.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights {
+    /// Being on roll, in logistic units.
+    pub on_roll: f32,
+    /// Per pip of race lead.
+    pub pip: f32,
+    /// Per made home point (weighted: the 4-, 5- and 6-points count 1.5x the low ones).
+    pub home_point: f32,
+    /// Per anchor in the opponent's home board.
+    pub anchor: f32,
+    /// Per point of the longest prime (from 3 points).
+    pub prime: f32,
+    /// Per own blot in direct range (a blot out of range counts a fifth).
+    pub own_blot: f32,
+    /// Per opposing blot in direct range.
+    pub their_blot: f32,
+    /// Per checker on the bar.
+    pub bar: f32,
+    /// Per trapped checker (Never-Finishing).
+    pub trapped: f32,
+    /// Gammon threat per attacking home point.
+    pub gammon_home: f32,
+    /// Gammon threat per point of the attacker's prime.
+    pub gammon_prime: f32,
+    /// Gammon threat per victim checker on the bar.
+    pub gammon_bar: f32,
+    /// Gammon threat per victim checker back.
+    pub gammon_back: f32,
+}
+
+impl Weights {
+    /// The weights in use: the hand-set baseline (on roll 0.2, pip 0.022, home point 0.22,
+    /// anchor 0.18, prime 0.15, blots 0.10 and 0.25, bar 0.45) after four rounds of the
+    /// self-play tuner (`cargo run --release -p tabula-ai --example tune`), which moved pip,
+    /// home point, anchor, opposing blot and bar; docs/bots.md has the runs.
+    pub const DEFAULT: Weights = Weights {
+        on_roll: 0.2,
+        pip: 0.043,
+        home_point: 0.537,
+        anchor: 0.0922,
+        prime: 0.15,
+        own_blot: 0.10,
+        their_blot: 0.2,
+        bar: 0.288,
+        trapped: 0.6,
+        gammon_home: 0.08,
+        gammon_prime: 0.05,
+        gammon_bar: 0.15,
+        gammon_back: 0.03,
+    };
+
+    /// The weights as a vector (for tuning), in field order.
+    pub fn to_vec(&self) -> Vec<f32> {
+        vec![
+            self.on_roll,
+            self.pip,
+            self.home_point,
+            self.anchor,
+            self.prime,
+            self.own_blot,
+            self.their_blot,
+            self.bar,
+            self.trapped,
+            self.gammon_home,
+            self.gammon_prime,
+            self.gammon_bar,
+            self.gammon_back,
+        ]
+    }
+
+    /// The weights from [`Weights::to_vec`]'s order.
+    pub fn from_slice(v: &[f32]) -> Option<Weights> {
+        let [on_roll, pip, home_point, anchor, prime, own_blot, their_blot, bar, trapped, gammon_home, gammon_prime, gammon_bar, gammon_back] =
+            *v
+        else {
+            return None;
+        };
+        Some(Weights {
+            on_roll,
+            pip,
+            home_point,
+            anchor,
+            prime,
+            own_blot,
+            their_blot,
+            bar,
+            trapped,
+            gammon_home,
+            gammon_prime,
+            gammon_bar,
+            gammon_back,
+        })
+    }
+}
+
+/// The hand-made evaluation with given weights.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weighted(pub Weights);
+
 fn logistic(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -126,6 +227,13 @@ fn side_features(pos: &Position) -> Side {
 
 impl Evaluator for Heuristic {
     fn evaluate(&self, pos: &Position) -> Probabilities {
+        Weighted(Weights::DEFAULT).evaluate(pos)
+    }
+}
+
+impl Evaluator for Weighted {
+    fn evaluate(&self, pos: &Position) -> Probabilities {
+        let w = &self.0;
         if pos.opponent_off() == CHECKERS {
             return finished(pos);
         }
@@ -159,23 +267,25 @@ impl Evaluator for Heuristic {
             };
         }
         let (me, them) = (side_features(pos), side_features(&pos.flip()));
-        let score = 0.2 + 0.022 * (theirs - mine) + 0.22 * (me.home_points - them.home_points)
-            + 0.18 * (me.anchors - them.anchors)
-            + 0.15 * (me.prime - them.prime)
+        let score = w.on_roll
+            + w.pip * (theirs - mine)
+            + w.home_point * (me.home_points - them.home_points)
+            + w.anchor * (me.anchors - them.anchors)
+            + w.prime * (me.prime - them.prime)
             // On roll, the opponent's blots are targets now; ours can be hit only next turn.
-            - 0.10 * me.blots
-            + 0.25 * them.blots
-            - 0.45 * me.on_bar
-            + 0.45 * them.on_bar
+            - w.own_blot * me.blots
+            + w.their_blot * them.blots
+            - w.bar * me.on_bar
+            + w.bar * them.on_bar
             // A trapped checker can neither move nor let its side bear off.
-            - 0.6 * me.trapped
-            + 0.6 * them.trapped;
+            - w.trapped * me.trapped
+            + w.trapped * them.trapped;
         let win = logistic(score);
         let threat = |attacker: &Side, victim: &Side| {
-            (0.08 * attacker.home_points
-                + 0.05 * attacker.prime
-                + 0.15 * victim.on_bar
-                + 0.03 * victim.back_checkers)
+            (w.gammon_home * attacker.home_points
+                + w.gammon_prime * attacker.prime
+                + w.gammon_bar * victim.on_bar
+                + w.gammon_back * victim.back_checkers)
                 .min(0.6)
         };
         let win_gammon = win * win * threat(&me, &them);

@@ -9,4 +9,4 @@ pub mod met;
 
 pub use bearoff::BearoffDb;
 pub use bot::BackgammonBot;
-pub use eval::{Evaluator, Heuristic, Probabilities};
+pub use eval::{Evaluator, Heuristic, Probabilities, Weighted, Weights};

@@ -584,6 +584,8 @@ export class GamePage {
 
   renderJoin() {
     const s = this.summary;
+    // the guest form is kept as it is across re-renders, or what was typed in it would be lost
+    if (s.state === 'waiting' && !this.myColor && !this.me && this.guestJoinForm && this.joinEl.contains(this.guestJoinForm)) return;
     clear(this.joinEl);
     if (s.state !== 'waiting') return;
     if (this.myColor) {
@@ -597,8 +599,9 @@ export class GamePage {
     }
     if (!this.me) {
       const nick = h('input', { type: 'text', required: true, maxlength: 32, 'data-testid': 'guest-name', 'aria-label': 'Nickname', placeholder: 'nickname' });
-      this.joinEl.append(h('form', { class: 'row', onsubmit: e => { e.preventDefault(); this.guestAndJoin(nick.value); } },
-        h('label', {}, 'Play as guest: ', nick), h('button', { type: 'submit', 'data-testid': 'guest-submit' }, 'Join')),
+      this.guestJoinForm = h('form', { class: 'row', onsubmit: e => { e.preventDefault(); this.guestAndJoin(nick.value); } },
+        h('label', {}, 'Play as guest: ', nick), h('button', { type: 'submit', 'data-testid': 'guest-submit' }, 'Join'));
+      this.joinEl.append(this.guestJoinForm,
         h('p', { class: 'small' }, 'or ', h('a', { href: `/login?next=${encodeURIComponent(location.pathname + location.search)}`, 'data-link': true }, 'log in or register'), ' first.'));
       return;
     }

@@ -383,7 +383,7 @@ await scenario('4: illegal clicks and an illegal typed move send nothing and cha
   if (after.error || !after.sources.length) fail('the page lost its board or its legal moves');
   const confirmEnabled = await page.isEnabled('[data-testid=confirm]');
   if (confirmEnabled && !(await page.textContent('[data-testid=confirm]')).includes('/')) fail('Confirm is enabled without a play');
-  if (!/not legal|illegal|cannot|ambiguous/i.test(msg)) fail(`the typed illegal move gave no clear message: "${msg}"`);
+  if (!/not (a )?legal|illegal|cannot|ambiguous/i.test(msg)) fail(`the typed illegal move gave no clear message: "${msg}"`);
   checkErrors(page, 'illegal clicks');
   await page.context().close();
 });
@@ -427,6 +427,131 @@ await scenario('5b: the player page lists the games and ratings; the replay slid
   await page.fill('[data-testid=replay-slider]', String(max));
   if (!/over|wins|draw/i.test(await page.textContent('[data-testid=replay-step]'))) fail('the last step does not show the result');
   checkErrors(page, 'replay');
+});
+
+// ---- scenario 6: registration and login, resigning, a 10x10 Halma game ------------------
+
+await scenario('6: a user registers and logs in through the pages, resigns a money game to the bot, and plays on a 10x10 Halma board', async () => {
+  const page = await newPage();
+  const user = 'reg' + Math.floor(Math.random() * 1e6), password = 'secret-' + Math.floor(Math.random() * 1e6);
+  const loginForm = '[data-testid=login-form]', regForm = '[data-testid=register-form]';
+  const showsMe = async what => {
+    await page.waitForSelector('[data-testid=nav-me]');
+    const name = (await page.textContent('[data-testid=nav-me]')).trim();
+    if (name !== user) fail(`${what}: the header shows "${name}", not "${user}"`);
+  };
+  // (a) register through the page's form
+  await page.goto(`${BASE}/login`);
+  await page.waitForSelector(regForm);
+  if (!(await page.$('[data-testid=nav-login]'))) fail('a fresh context is already logged in');
+  await page.fill(`${regForm} [data-testid=register-username]`, user);
+  await page.fill(`${regForm} [data-testid=register-password]`, password);
+  await page.click(`${regForm} [data-testid=register-submit]`);
+  await showsMe('after registering');
+  const me = await page.evaluate(async () => (await fetch('/api/me')).json());
+  if (me.kind === 'guest' || me.name !== user) fail(`the server sees ${JSON.stringify(me)}`);
+  // log out through the header
+  await page.click('[data-testid=logout]');
+  await page.waitForSelector('[data-testid=nav-login]');
+  if (await page.$('[data-testid=nav-me]')) fail('still shown as logged in after logging out');
+  // a wrong password: the server's refusal is shown, and the page stays
+  await page.click('[data-testid=nav-login]');
+  await page.waitForURL(/\/login$/);
+  await page.fill(`${loginForm} [data-testid=login-username]`, user);
+  await page.fill(`${loginForm} [data-testid=login-password]`, password + 'x');
+  await page.click(`${loginForm} [data-testid=login-submit]`);
+  await page.waitForFunction(f => (document.querySelector(`${f} [role=alert]`) || {}).textContent, loginForm);
+  const refusal = await page.textContent(`${loginForm} [role=alert]`);
+  if (!/wrong username or password/i.test(refusal)) fail(`the wrong password shows "${refusal}"`);
+  if (!/\/login$/.test(page.url())) fail(`a refused login navigated to ${page.url()}`);
+  if (await page.$('[data-testid=nav-me]')) fail('a refused login shows the user as logged in');
+  // the right password
+  await page.fill(`${loginForm} [data-testid=login-password]`, password);
+  await page.click(`${loginForm} [data-testid=login-submit]`);
+  await showsMe('after logging in');
+  await page.waitForURL(u => !/\/login$/.test(u.pathname));
+
+  // (b) a money game against the easy bot, resigned as soon as the page allows it
+  const id = await createGame(page, { game: 'backgammon', matchLength: 0, opponent: 'bot', level: 'easy', color: 'white' });
+  let last = Date.now(), over = null, offers = 0;
+  const levels = ['single', 'gammon', 'backgammon'];
+  while (!over) {
+    const s = await snapshot(page);
+    if (s.error) fail(`the page shows an error: ${s.status}`);
+    if (s.over) { over = s.over; break; }
+    if (s.buttons.includes('resign') && offers < 3) {
+      await page.click('[data-testid=resign]');
+      clicks++;
+      // the lowest level still offered (after a rejection only higher ones are)
+      await page.waitForSelector('[data-testid^=resign-]:not([data-testid=resign-cancel])');
+      const offered = await page.$$eval('[data-testid=controls] [data-testid^=resign-]', l => l.map(b => b.getAttribute('data-testid').slice(7)));
+      const level = levels.find(l => offered.includes(l));
+      if (!level) fail(`no resignation level offered: [${offered}]`);
+      if (!offers && level !== 'single') fail(`the first offer cannot be a single game: [${offered}]`);
+      const v = s.version;
+      await page.click(`[data-testid=resign-${level}]`);
+      clicks++;
+      notable[`resign-${level}`] = 1;
+      offers++;
+      // the bot answers: the game ends, or it goes on past the offer
+      await page.waitForFunction(v => document.querySelector('[data-testid=game-over]') ||
+        Number(document.querySelector('[data-testid=board]').getAttribute('data-version')) > Number(v) + 1, v, { timeout: STEP_LIMIT_MS });
+      last = Date.now();
+      continue;
+    }
+    const r = await step(page, { game: 'backgammon', color: 'white' });
+    if (r && r.over) { over = r.over; break; }
+    if (r) last = Date.now();
+    else {
+      if (Date.now() - last > STEP_LIMIT_MS) fail(`no progress towards a resignation: "${s.status}" [${s.buttons}]`);
+      await page.waitForTimeout(40);
+    }
+    checkErrors(page, 'resigning');
+  }
+  if (!offers) fail('the game ended before a resignation could be offered');
+  if (!/Game over: (White|Black) wins \d+ points?\. You (win|lose)\./.test(over)) fail(`the end reads "${over}"`);
+  const api = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+  if (api.state !== 'finished') fail(`the server says ${api.state}`);
+  const record = await page.evaluate(async id => (await fetch(`/api/games/${id}/record`)).json(), id);
+  const answers = record.steps.map(st => st.event).filter(e => e.kind === 'action' && /^(resign |accept$|reject$)/.test(e.payload)).map(e => e.payload);
+  if (!answers.some(a => a.startsWith('resign '))) fail(`the record holds no resignation: ${answers}`);
+  if (answers.includes('accept')) {
+    if (api.winner !== 'black') fail(`an accepted resignation, but ${api.winner} won`);
+    notable['bot accepts'] = 1;
+  } else notable['bot rejects'] = answers.filter(a => a === 'reject').length;
+  await page.click('[data-testid=nav-me]');
+  await page.waitForSelector('[data-testid=player-games]');
+  if ((await page.textContent('[data-testid=player-name]')).trim().split(/\s/)[0] !== user) fail('the player page is not the user\'s');
+  const row = await page.$(`[data-testid=player-games] tr:has(a[href="/replay/${id}"])`);
+  if (!row) fail('the player page does not list the resigned game');
+  const rowText = await row.textContent();
+  if (!/Backgammon/.test(rowText) || !/(won|lost) \d+/.test(rowText)) fail(`the player page's row reads "${rowText}"`);
+
+  // (c) a 10x10 Halma game against the random bot: two moves by clicking
+  await createGame(page, { game: 'halma-grasshopper', size: 10, opponent: 'bot', level: 'random', color: 'white' });
+  const squares = await page.$$eval('[data-testid=board] [data-testid^=sq-]', l => l.length);
+  if (squares !== 100) fail(`the Halma board has ${squares} squares`);
+  if (!/10×10/.test(await page.textContent('h1.game-title'))) fail('the title does not say 10×10');
+  const listed = () => page.$$eval('[data-testid=move-list] li', l => l.length);
+  for (let k = 0; k < 2; k++) {
+    await page.waitForSelector('[data-testid=board] [data-source]', { timeout: STEP_LIMIT_MS });
+    const before = await listed();
+    const s = await snapshot(page);
+    await page.click(`[data-testid="${halmaBest(s.sources, 'white')}"]`);
+    clicks++;
+    const d = await snapshot(page);
+    if (!d.dests.length) fail('a selected Halma piece has no destination');
+    await page.click(`[data-testid="${halmaBest(d.dests, 'white')}"]`);
+    clicks++;
+    await page.waitForFunction(n => document.querySelectorAll('[data-testid=move-list] li').length > n, before, { timeout: 8000 })
+      .catch(async () => fail(`move ${k + 1}: the move list stayed at ${await listed()}`));
+  }
+  // both of our moves and the bot's first reply are listed
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=move-list] li')].filter(li => /^White: /.test(li.textContent)).length >= 2);
+  const mine = await page.$$eval('[data-testid=move-list] li', l => l.filter(li => /^White: /.test(li.textContent)).length);
+  if (mine !== 2) fail(`the move list holds ${mine} moves of White`);
+  checkErrors(page, 'halma 10x10');
+  await page.context().close();
 });
 
 await browser.close();
