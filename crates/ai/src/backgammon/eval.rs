@@ -85,19 +85,19 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The weights in use: the hand-set baseline (on roll 0.2, pip 0.022, home point 0.22,
-    /// anchor 0.18, prime 0.15, blots 0.10 and 0.25, bar 0.45) after four rounds of the
-    /// self-play tuner (`cargo run --release -p tabula-ai --example tune`), which moved pip,
-    /// home point, anchor, opposing blot and bar; docs/bots.md has the runs.
+    /// The weights in use: the hand-set baseline. The self-play tuner
+    /// (`cargo run --release -p tabula-ai --example tune`) finds weights that beat these by a
+    /// quarter of a point per cubeless 0-ply game, but GNU Backgammon's analysis rated their
+    /// play no better and their cube play worse (docs/bots.md), so they are not used.
     pub const DEFAULT: Weights = Weights {
         on_roll: 0.2,
-        pip: 0.043,
-        home_point: 0.537,
-        anchor: 0.0922,
+        pip: 0.022,
+        home_point: 0.22,
+        anchor: 0.18,
         prime: 0.15,
         own_blot: 0.10,
-        their_blot: 0.2,
-        bar: 0.288,
+        their_blot: 0.25,
+        bar: 0.45,
         trapped: 0.6,
         gammon_home: 0.08,
         gammon_prime: 0.05,
