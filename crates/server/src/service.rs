@@ -137,18 +137,11 @@ fn replay(row: GameRow, events: &[EventRow]) -> Result<Loaded, ApiError> {
     let mut table = Table::new(&row.game_options()?).map_err(ApiError::internal)?;
     let (mut rolls, mut plies) = (0, 0);
     for e in events {
+        replay_event(&mut table, e)?;
         match e.kind.as_str() {
-            "roll" => {
-                let roll = parse_dice(&e.payload).ok_or_else(|| ApiError::internal("bad roll"))?;
-                table.roll(roll).map_err(ApiError::internal)?;
-                rolls += 1;
-            }
-            // A player took the empty seat: the row records it; the rules see nothing.
-            "join" => {}
-            _ => {
-                table.apply_text(&e.payload).map_err(ApiError::internal)?;
-                plies += 1;
-            }
+            "roll" => rolls += 1,
+            "action" => plies += 1,
+            _ => {}
         }
     }
     Ok(Loaded {
@@ -157,6 +150,22 @@ fn replay(row: GameRow, events: &[EventRow]) -> Result<Loaded, ApiError> {
         rolls,
         plies,
     })
+}
+
+/// Replays one log entry on `table`: a roll, an action, or a join (a seat taken: the row
+/// records it, the rules see nothing).
+pub fn replay_event(table: &mut Table, e: &EventRow) -> Result<(), ApiError> {
+    match e.kind.as_str() {
+        "roll" => {
+            let roll = parse_dice(&e.payload).ok_or_else(|| ApiError::internal("bad roll"))?;
+            table.roll(roll).map_err(ApiError::internal)
+        }
+        "join" => Ok(()),
+        _ => table
+            .apply_text(&e.payload)
+            .map(drop)
+            .map_err(ApiError::internal),
+    }
 }
 
 /// `5-2` as a roll (first die first).
@@ -333,7 +342,7 @@ impl App {
                 kind: "event",
                 version: event.version,
                 event,
-                state: Some(crate::api::view_of(game)),
+                state: Some(game.table.view()),
                 game_state: game.row.state.clone(),
             },
         );
@@ -368,7 +377,7 @@ impl App {
                     kind: "event",
                     version: event.version,
                     event,
-                    state: (i + 1 == last).then(|| crate::api::view_of(&game)),
+                    state: (i + 1 == last).then(|| game.table.view()),
                     game_state: game.row.state.clone(),
                 },
             );

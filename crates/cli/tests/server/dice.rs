@@ -78,3 +78,37 @@ async fn a_finished_games_dice_verify_and_tampering_is_detected() {
         assert!(out.contains("do not verify"), "{out}");
     }
 }
+
+/// `verify-dice` and `serve` refuse bad input with one line and exit 2.
+#[test]
+fn bad_records_and_addresses_are_refused_with_exit_2() {
+    let dir = std::env::temp_dir().join(format!("tabula_bad_dice_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let unrevealed = json!({"dice": {"commitment": "00", "server_seed": null,
+        "client_seeds": {"white": "", "black": ""}, "rolls": []}});
+    for (path, reason) in [
+        (
+            dir.join("missing.json").display().to_string(),
+            "cannot read",
+        ),
+        (write("text.json", "not json"), "is not JSON"),
+        (write("other.json", "{\"dice\": 3}"), "no dice record"),
+        (
+            write("secret.json", &unrevealed.to_string()),
+            "do not verify",
+        ),
+    ] {
+        let (code, out, err) = tabula(&["verify-dice", &path]);
+        assert_eq!(code, 2, "{path}: {out}{err}");
+        assert!(err.contains(reason) && err.lines().count() == 1, "{err}");
+    }
+    let (code, _, err) = tabula(&["serve", "--addr", "nowhere"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--addr"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,7 +1,7 @@
 //! Games: create (against a bot, by invitation, or with an open seat in the lobby), join,
 //! act, roll, and read (state, log, full record, export).
 
-use super::{summary, view_of, GameSummary};
+use super::{summary, GameSummary};
 use crate::auth::{self, Auth, MaybeAuth};
 use crate::db::{now_ms, GameRow};
 use crate::error::{ApiError, Json};
@@ -123,7 +123,7 @@ pub(super) async fn game_view(
     Ok(GameView {
         summary: summary(state, row).await?,
         options: serde_json::from_str(&row.options).unwrap_or(Value::Null),
-        view: view_of(game),
+        view: game.table.view(),
         roller: if row.state == "playing" {
             roller_name(game.roller())
         } else {

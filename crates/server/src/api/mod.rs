@@ -11,14 +11,12 @@ mod ws;
 
 use crate::db::GameRow;
 use crate::error::ApiError;
-use crate::service::Loaded;
 use crate::AppState;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::routing::{get, post};
 use axum::Router;
 use players::PlayerView;
 use serde::Serialize;
-use serde_json::Value;
 use utoipa::ToSchema;
 
 pub use openapi::ApiDoc;
@@ -51,11 +49,6 @@ pub fn router(state: AppState) -> Router {
         .route("/{*path}", get(crate::web::asset))
         .layer(DefaultBodyLimit::max(crate::BODY_LIMIT))
         .with_state(state)
-}
-
-/// The state view of a loaded game.
-pub fn view_of(game: &Loaded) -> Value {
-    game.table.view()
 }
 
 /// A game in lists: id, type, players, state and result.

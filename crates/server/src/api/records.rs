@@ -73,17 +73,7 @@ pub async fn record(
     let start = table.view();
     let mut steps = Vec::with_capacity(events.len());
     for event in events {
-        if event.kind == "roll" {
-            let roll = crate::service::parse_dice(&event.payload)
-                .ok_or_else(|| ApiError::internal("bad roll"))?;
-            table.roll(roll).map_err(ApiError::internal)?;
-        } else if event.kind == "join" {
-            // Seating changes no game state.
-        } else {
-            table
-                .apply_text(&event.payload)
-                .map_err(ApiError::internal)?;
-        }
+        crate::service::replay_event(&mut table, &event)?;
         steps.push(RecordStep {
             event,
             state: table.view(),
