@@ -55,7 +55,12 @@ enum Command {
         /// grasshopper: checkers each in `start`, even, 2 to 14 (default 14).
         #[arg(long, value_name = "N")]
         checkers: Option<u32>,
-        /// Print one JSON object {"moves": [{"move", "position"}, ...]}.
+        /// halma-grasshopper: the evacuation deadline in each player's own moves (default 30
+        /// on 8x8, 50 on 10x10; 0: off).
+        #[arg(long, value_name = "N")]
+        evacuation: Option<u32>,
+        /// Print one JSON object {"moves": [{"move", "position"}, ...]}, with "end": {"winner",
+        /// "code", "sentence"} when the position is a finished game.
         #[arg(long)]
         json: bool,
     },
@@ -82,6 +87,10 @@ enum Command {
         /// grasshopper: checkers each in `start`, even, 2 to 14 (default 14).
         #[arg(long, value_name = "N")]
         checkers: Option<u32>,
+        /// halma-grasshopper: the evacuation deadline in each player's own moves (default 30
+        /// on 8x8, 50 on 10x10; 0: off).
+        #[arg(long, value_name = "N")]
+        evacuation: Option<u32>,
     },
     /// Play a match or a money session in the terminal.
     Play(PlayArgs),
@@ -143,6 +152,10 @@ pub struct SelfplayArgs {
     /// 10x10).
     #[arg(long, value_name = "N")]
     pub ply_limit: Option<u32>,
+    /// halma-grasshopper: the evacuation deadline, in each player's own moves (default 30 on
+    /// 8x8, 50 on 10x10; 0 switches the rule off).
+    #[arg(long, value_name = "N")]
+    pub evacuation: Option<u32>,
 }
 
 /// The options of `tabula solve`.
@@ -221,6 +234,10 @@ pub struct PlayArgs {
     /// 10x10).
     #[arg(long, value_name = "N")]
     pub ply_limit: Option<u32>,
+    /// halma-grasshopper: the evacuation deadline, in each player's own moves (default 30 on
+    /// 8x8, 50 on 10x10; 0 switches the rule off).
+    #[arg(long, value_name = "N")]
+    pub evacuation: Option<u32>,
     /// grasshopper: checkers each, even, 2 to 14 (default 14).
     #[arg(long, value_name = "N")]
     pub checkers: Option<u32>,
@@ -236,12 +253,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             dice,
             size,
             checkers,
+            evacuation,
             json,
         } => {
             let options = moves::MovesOptions {
                 dice: dice.as_deref(),
                 size: size.as_deref(),
                 checkers,
+                evacuation,
                 json,
             };
             moves::run(&mut out, &game, &position, options)?
@@ -253,6 +272,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             home,
             size,
             checkers,
+            evacuation,
         } => {
             let viewer = from.map(|s| match s {
                 Side::White => Color::White,
@@ -267,6 +287,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 home,
                 size: size.as_deref(),
                 checkers,
+                evacuation,
             };
             show::run(&mut out, &game, &position, options)?
         }

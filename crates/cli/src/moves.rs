@@ -22,13 +22,12 @@ use crate::input::{
 use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
-use tabula_core::{ByColor, Dice, Game, Status};
+use tabula_core::{ByColor, Color, Dice, EndReason, Game, Outcome, Status};
 use tabula_grasshopper::Position as GrasshopperPosition;
 use tabula_halma::notation::{format_move, PathStyle};
-use tabula_halma::{
-    Action, DrawKind, End, HalmaGrasshopper, HalmaOptions, Position as HalmaPosition, WinKind,
-};
+use tabula_halma::{Action, HalmaGrasshopper, HalmaOptions, Position as HalmaPosition};
 use tabula_tables::notation::format_play;
+use tabula_tables::Position as TablesBoard;
 use tabula_tables::{TablesGen, Trapping};
 
 /// One legal play and where it leads.
@@ -49,6 +48,67 @@ pub struct MoveEntry {
 #[derive(Debug, Serialize)]
 struct MovesJson<'a> {
     moves: &'a [MoveEntry],
+    /// Present when the position is a finished game: who won and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end: Option<EndJson>,
+}
+
+/// A finished game as `--json` gives it: the winner (`null` for a draw), the stable code of
+/// the reason, and the sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EndJson {
+    /// The winner, `white` or `black`; `null` for a draw.
+    pub winner: Option<Color>,
+    /// The reason's stable code (`gammon`, `all-in-camp`, `not-evacuated`, ...).
+    pub code: &'static str,
+    /// The result in one sentence.
+    pub sentence: String,
+}
+
+impl EndJson {
+    /// The ending of `outcome`, the players named by colour.
+    pub fn new(outcome: &Outcome) -> EndJson {
+        EndJson {
+            winner: outcome.winner,
+            code: outcome.code(),
+            sentence: outcome.sentence(colour_names()),
+        }
+    }
+}
+
+/// The players as the command line names them: White and Black.
+pub fn colour_names() -> ByColor<&'static str> {
+    ByColor {
+        white: "White",
+        black: "Black",
+    }
+}
+
+/// The ending of a backgammon-family board on which a side has borne off all fifteen (the
+/// points are the board's: 1, 2 or 3, without a cube). `on_roll` is the side the board is
+/// seen from.
+pub fn tables_end(board: &TablesBoard, on_roll: Color, backgammons: bool) -> Option<EndJson> {
+    let (mover_won, reason) = board.bore_off_end(backgammons)?;
+    let winner = if mover_won { on_roll } else { !on_roll };
+    let points = match reason {
+        EndReason::BoreOffGammon => 2,
+        EndReason::BoreOffBackgammon => 3,
+        _ => 1,
+    };
+    Some(EndJson::new(&Outcome::win(winner, points, reason)))
+}
+
+/// Writes the moves (or the ending) as one JSON document.
+fn write_json(out: &mut dyn Write, entries: &[MoveEntry], end: Option<EndJson>) -> Result<()> {
+    serde_json::to_writer(
+        &mut *out,
+        &MovesJson {
+            moves: entries,
+            end,
+        },
+    )?;
+    writeln!(out)?;
+    Ok(())
 }
 
 /// The legal plays of `position` (text) with `dice` (text, or the position's own dice).
@@ -63,6 +123,11 @@ pub fn legal_moves(position: &str, dice: Option<&str>) -> Result<(Setup, Vec<Mov
             ))
         }
     };
+    if setup.board.bore_off_end(true).is_some() {
+        let mut setup = setup;
+        setup.dice = Some(dice);
+        return Ok((setup, Vec::new()));
+    }
     let entries = setup
         .board
         .legal_plays(dice)
@@ -89,6 +154,9 @@ pub fn nf_legal_moves(position: &str, dice: Option<&str>) -> Result<(Dice, Vec<M
         ));
     };
     let dice = parse_dice(text)?;
+    if before.position.bore_off_end(false).is_some() {
+        return Ok((dice, Vec::new()));
+    }
     let mut gen = TablesGen::new();
     let (positions, plays) = gen.plays(&before.position, dice, Trapping::On);
     let entries = positions
@@ -103,41 +171,26 @@ pub fn nf_legal_moves(position: &str, dice: Option<&str>) -> Result<(Dice, Vec<M
     Ok((dice, entries))
 }
 
-/// Why a Grasshopper (Halma) game that is over has no moves, in words.
-pub fn halma_end_text(end: End) -> String {
-    let name = |c| capitalized(c);
-    match end {
-        End::Win {
-            winner,
-            kind: WinKind::AllInCamp,
-        } => format!(
-            "{} has won: all its pieces stand in {}'s camp",
-            name(winner),
-            name(!winner)
-        ),
-        End::Win {
-            winner,
-            kind: WinKind::AntiSpoiling,
-        } => format!(
-            "{} has won against spoiling: {}'s camp is full and holds a {} piece",
-            name(winner),
-            name(!winner),
-            name(winner)
-        ),
-        End::Draw(DrawKind::PlyLimit) => "the ply limit has been reached: a draw".to_string(),
-        End::Draw(DrawKind::Repetition) => "drawn by threefold repetition".to_string(),
-        End::Draw(DrawKind::Agreement) => "drawn by agreement".to_string(),
+/// The rules a Grasshopper (Halma) game is played under, in words: `ply limit 400,
+/// evacuation by move 30` (or `no evacuation rule`).
+pub fn halma_rules_text(game: &HalmaGrasshopper) -> String {
+    match game.evacuation() {
+        0 => format!("ply limit {}, no evacuation rule", game.ply_limit()),
+        n => format!("ply limit {}, evacuation by move {n}", game.ply_limit()),
     }
 }
 
-/// The legal moves of a Grasshopper (Halma) position as the game from that position (default
-/// options) lists them: each move once, or the single `pass` when the side to move has none.
-/// A game already over (a winner, or the ply count at the default limit) has none; its end
-/// comes back to say why.
-pub fn halma_legal_moves(before: HalmaPosition) -> (Option<End>, Vec<MoveEntry>) {
-    let game = HalmaGrasshopper::from_position(before, HalmaOptions::default());
-    if let Status::Over(_) = game.status() {
-        return (game.end(), Vec::new());
+/// The legal moves of a Grasshopper (Halma) position as the game from that position (with
+/// `options`) lists them: each move once, or the single `pass` when the side to move has
+/// none. A game already over (a winner, a loss by the evacuation rule, or the ply count at
+/// the limit) has none; its outcome comes back to say why.
+pub fn halma_legal_moves(
+    before: HalmaPosition,
+    options: HalmaOptions,
+) -> (Option<Outcome>, Vec<MoveEntry>) {
+    let game = HalmaGrasshopper::from_position(before, options);
+    if let Status::Over(outcome) = game.status() {
+        return (Some(outcome), Vec::new());
     }
     let entries = game
         .legal_actions()
@@ -164,17 +217,16 @@ pub fn halma_legal_moves(before: HalmaPosition) -> (Option<End>, Vec<MoveEntry>)
 fn print_halma(
     out: &mut dyn Write,
     to_move: tabula_core::Color,
-    end: Option<End>,
+    end: Option<Outcome>,
     entries: &[MoveEntry],
     json: bool,
 ) -> Result<()> {
+    let end = end.as_ref().map(EndJson::new);
     if json {
-        serde_json::to_writer(&mut *out, &MovesJson { moves: entries })?;
-        writeln!(out)?;
-        return Ok(());
+        return write_json(out, entries, end);
     }
     match (entries.len(), end) {
-        (0, Some(end)) => writeln!(out, "No legal move: {}.", halma_end_text(end))?,
+        (0, Some(end)) => writeln!(out, "No legal move: {}", end.sentence)?,
         (0, None) => writeln!(out, "No legal move.")?,
         (1, _) => writeln!(out, "1 legal move for {}:", capitalized(to_move))?,
         (n, _) => writeln!(out, "{n} legal moves for {}:", capitalized(to_move))?,
@@ -194,22 +246,20 @@ fn print_halma(
     Ok(())
 }
 
-/// `tabula moves halma-grasshopper`: no dice, `--size` for `start`.
-fn run_halma(
-    out: &mut dyn Write,
-    position: &str,
-    dice: Option<&str>,
-    size: Option<&str>,
-    json: bool,
-) -> Result<()> {
-    if dice.is_some() {
+/// `tabula moves halma-grasshopper`: no dice, `--size` for `start`, `--evacuation`.
+fn run_halma(out: &mut dyn Write, position: &str, options: MovesOptions) -> Result<()> {
+    if options.dice.is_some() {
         return Err(bad_input(
             "--dice does not apply: halma-grasshopper is played without dice",
         ));
     }
-    let before = halma_position(position, size)?;
-    let (end, entries) = halma_legal_moves(before);
-    print_halma(out, before.to_move(), end, &entries, json)
+    let before = halma_position(position, options.size)?;
+    let rules = HalmaOptions {
+        ply_limit: None,
+        evacuation: options.evacuation,
+    };
+    let (end, entries) = halma_legal_moves(before, rules);
+    print_halma(out, before.to_move(), end, &entries, options.json)
 }
 
 /// The legal actions of a Grasshopper position, each with its result (opponent to move): the
@@ -243,19 +293,19 @@ fn run_grasshopper(out: &mut dyn Write, position: &str, options: MovesOptions) -
     }
     let before = grasshopper_position(position, options.checkers)?;
     let entries = grasshopper_legal_moves(&before);
+    let end = before.outcome().as_ref().map(EndJson::new);
     if options.json {
-        serde_json::to_writer(&mut *out, &MovesJson { moves: &entries })?;
-        writeln!(out)?;
-        return Ok(());
+        return write_json(out, &entries, end);
     }
     let to_move = capitalized(before.turn());
-    match entries.len() {
-        0 => {
+    match (entries.len(), end) {
+        (0, Some(end)) => writeln!(out, "No legal move: {}", end.sentence)?,
+        (0, None) => {
             let names = ByColor::new_with(|c| capitalized(c).to_string());
             writeln!(out, "No legal move: {}.", status_text(&before, &names))?
         }
-        1 => writeln!(out, "1 legal move for {to_move}:")?,
-        n => writeln!(out, "{n} legal moves for {to_move}:")?,
+        (1, _) => writeln!(out, "1 legal move for {to_move}:")?,
+        (n, _) => writeln!(out, "{n} legal moves for {to_move}:")?,
     }
     let width = entries.iter().map(|e| e.play.len()).max().unwrap_or(0);
     let digits = entries.len().to_string().len();
@@ -280,6 +330,8 @@ pub struct MovesOptions<'a> {
     pub size: Option<&'a str>,
     /// The checkers each of `start` (Grasshopper only).
     pub checkers: Option<u32>,
+    /// The evacuation deadline (Grasshopper (Halma) only; default by board, 0 off).
+    pub evacuation: Option<u32>,
     /// Print JSON.
     pub json: bool,
 }
@@ -294,8 +346,13 @@ pub fn run(out: &mut dyn Write, game: &str, position: &str, options: MovesOption
         return run_grasshopper(out, position, options);
     }
     refuse_checkers(options.checkers, game)?;
-    let (dice, entries) = match variant {
-        Variant::HalmaGrasshopper => return run_halma(out, position, dice, size, json),
+    if variant != Variant::HalmaGrasshopper && options.evacuation.is_some() {
+        return Err(bad_input(format!(
+            "--evacuation is a halma-grasshopper option: {game} has no starting camp"
+        )));
+    }
+    let (dice, entries, end) = match variant {
+        Variant::HalmaGrasshopper => return run_halma(out, position, options),
         Variant::Grasshopper => unreachable!("answered above"),
         _ if size.is_some() => {
             return Err(bad_input(format!(
@@ -304,23 +361,25 @@ pub fn run(out: &mut dyn Write, game: &str, position: &str, options: MovesOption
         }
         Variant::Backgammon => {
             let (setup, entries) = legal_moves(position, dice)?;
-            (setup.dice, entries)
+            let end = tables_end(&setup.board, setup.on_roll, true);
+            (setup.dice, entries, end)
         }
         Variant::NeverFinishing => {
             let (dice, entries) = nf_legal_moves(position, dice)?;
-            (Some(dice), entries)
+            let before = nf_position(position)?;
+            let end = tables_end(&before.position, before.to_move, false);
+            (Some(dice), entries, end)
         }
     };
     if json {
-        serde_json::to_writer(&mut *out, &MovesJson { moves: &entries })?;
-        writeln!(out)?;
-        return Ok(());
+        return write_json(out, &entries, end);
     }
     let dice = dice.map(|d| d.to_string()).unwrap_or_default();
-    match entries.len() {
-        0 => writeln!(out, "No legal move with {dice}.")?,
-        1 => writeln!(out, "1 legal move with {dice}:")?,
-        n => writeln!(out, "{n} legal moves with {dice}:")?,
+    match (entries.len(), end) {
+        (0, Some(end)) => writeln!(out, "No legal move: {}", end.sentence)?,
+        (0, None) => writeln!(out, "No legal move with {dice}.")?,
+        (1, _) => writeln!(out, "1 legal move with {dice}:")?,
+        (n, _) => writeln!(out, "{n} legal moves with {dice}:")?,
     }
     let width = entries.iter().map(|e| e.play.len()).max().unwrap_or(0);
     let digits = entries.len().to_string().len();
@@ -358,7 +417,10 @@ mod tests {
 
     #[test]
     fn halma_start_has_24_moves_each_with_its_result_black_to_move() {
-        let (end, entries) = halma_legal_moves(halma_position("start", None).unwrap());
+        let (end, entries) = halma_legal_moves(
+            halma_position("start", None).unwrap(),
+            HalmaOptions::default(),
+        );
         assert_eq!(end, None);
         assert_eq!(entries.len(), 24);
         assert!(entries.iter().all(|e| e.position.ends_with(":b:1")));
@@ -396,9 +458,14 @@ mod tests {
     fn a_finished_halma_game_has_no_moves_and_says_why() {
         // All White pieces in Black's camp: White has won.
         let won = "8:4wwww/5www/6ww/7w/b7/bb6/bbb5/bbbb4:b:60";
-        let (end, entries) = halma_legal_moves(halma_position(won, None).unwrap());
+        let (end, entries) =
+            halma_legal_moves(halma_position(won, None).unwrap(), HalmaOptions::default());
         assert!(entries.is_empty());
-        let text = halma_end_text(end.unwrap());
-        assert!(text.contains("White has won"), "{text}");
+        let end = EndJson::new(&end.unwrap());
+        assert_eq!(end.code, "all-in-camp");
+        assert_eq!(
+            end.sentence,
+            "White wins 1 point: all of White's pieces stand in Black's starting camp."
+        );
     }
 }

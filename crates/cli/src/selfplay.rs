@@ -8,6 +8,7 @@
 
 use crate::error::bad_input;
 use crate::input::{grasshopper_checkers, halma_size, variant, Variant};
+use crate::moves::halma_rules_text;
 use crate::play::clock_seed;
 use crate::SelfplayArgs;
 use anyhow::Result;
@@ -86,6 +87,7 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
     let halma_flags = [
         (args.size.is_some(), "--size"),
         (args.ply_limit.is_some(), "--ply-limit"),
+        (args.evacuation.is_some(), "--evacuation"),
     ];
     match variant {
         Variant::Backgammon => {
@@ -173,7 +175,11 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
                 (args.money, "--money"),
                 (args.checkers.is_some(), "--checkers"),
             ];
-            refuse(&given, &args.game, "--size 8|10, --ply-limit N")?;
+            refuse(
+                &given,
+                &args.game,
+                "--size 8|10, --ply-limit N, --evacuation N",
+            )?;
             let size = match &args.size {
                 Some(text) => halma_size(text)?,
                 None => BoardSize::Eight,
@@ -183,11 +189,12 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
             }
             let options = HalmaOptions {
                 ply_limit: args.ply_limit,
+                evacuation: args.evacuation,
             };
             let new_game =
                 move || HalmaGrasshopper::from_position(tabula_halma::start(size), options);
             let kind = Kind {
-                what: format!("{size}x{size}, ply limit {}", new_game().ply_limit()),
+                what: format!("{size}x{size}, {}", halma_rules_text(&new_game())),
                 scoring: Scoring::Points,
             };
             play(out, args, config, kind, new_game, &bots::halma)
@@ -304,6 +311,7 @@ fn to_json(game: &str, kind: &Kind, config: &Config, report: &Report) -> serde_j
         "white_won_percent": pct(s.by_colour.first),
         "black_won_percent": pct(s.by_colour.second),
         "draws_percent": pct(s.by_colour.draws),
+        "ended_by": s.ends.iter().map(|&(code, count)| (code.to_string(), json!(count))).collect::<serde_json::Map<_, _>>(),
         "average_moves": s.moves_per_game,
         "average_actions": s.actions_per_game,
         "points_per_game": {

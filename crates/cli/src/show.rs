@@ -7,7 +7,7 @@ use crate::error::bad_input;
 use crate::input::{
     grasshopper_position, halma_position, nf_position, refuse_checkers, variant, Setup, Variant,
 };
-use crate::moves::halma_end_text;
+use crate::moves::{colour_names, tables_end};
 use anyhow::Result;
 use std::io::Write;
 use tabula_core::Color;
@@ -24,6 +24,8 @@ pub struct ShowOptions<'a> {
     pub size: Option<&'a str>,
     /// The checkers each of `start` (Grasshopper only).
     pub checkers: Option<u32>,
+    /// The evacuation deadline (Grasshopper (Halma) only; default by board, 0 off).
+    pub evacuation: Option<u32>,
 }
 
 /// Runs the command.
@@ -37,6 +39,11 @@ pub fn run(out: &mut dyn Write, game: &str, position: &str, options: ShowOptions
     if variant != Variant::Grasshopper {
         refuse_checkers(options.checkers, game)?;
     }
+    if variant != Variant::HalmaGrasshopper && options.evacuation.is_some() {
+        return Err(bad_input(format!(
+            "--evacuation is a halma-grasshopper option: {game} has no starting camp"
+        )));
+    }
     let home = options.home.unwrap_or_default();
     match variant {
         Variant::Backgammon => {
@@ -47,6 +54,9 @@ pub fn run(out: &mut dyn Write, game: &str, position: &str, options: ShowOptions
             };
             out.write_all(render(&setup.view(), layout).as_bytes())?;
             writeln!(out, "{}", setup.ids())?;
+            if let Some(end) = tables_end(&setup.board, setup.on_roll, true) {
+                writeln!(out, "Game over. {}", end.sentence)?;
+            }
         }
         Variant::NeverFinishing => {
             let tables = nf_position(position)?;
@@ -57,6 +67,9 @@ pub fn run(out: &mut dyn Write, game: &str, position: &str, options: ShowOptions
             let view = BoardView::new(tables.position, tables.to_move);
             out.write_all(render(&view, layout).as_bytes())?;
             writeln!(out, "Tables position: {tables}")?;
+            if let Some(end) = tables_end(&tables.position, tables.to_move, false) {
+                writeln!(out, "Game over. {}", end.sentence)?;
+            }
         }
         Variant::HalmaGrasshopper => {
             if options.home.is_some() {
@@ -66,15 +79,24 @@ pub fn run(out: &mut dyn Write, game: &str, position: &str, options: ShowOptions
             }
             let position = halma_position(position, options.size)?;
             // The game from this position says whether it is already over.
-            let game = HalmaGrasshopper::from_position(position, HalmaOptions::default());
+            let rules = HalmaOptions {
+                ply_limit: None,
+                evacuation: options.evacuation,
+            };
+            let game = HalmaGrasshopper::from_position(position, rules);
             let mut view = HalmaView::new(position);
             view.ply_limit = Some(game.ply_limit());
-            if let Some(end) = game.end() {
-                view.status = capitalized_first(&halma_end_text(end));
+            view.evacuation = Some(game.evacuation());
+            if let Some(outcome) = game.outcome() {
+                view.status = "Game over".to_string();
+                view.end = Some(outcome.sentence(colour_names()));
             }
             let viewer = options.viewer.unwrap_or(position.to_move());
             out.write_all(render_halma(&view, viewer).as_bytes())?;
             writeln!(out, "Position: {position}")?;
+            if let Some(end) = &view.end {
+                writeln!(out, "Game over. {end}")?;
+            }
         }
         Variant::Grasshopper => {
             if options.home.is_some() {
@@ -88,16 +110,10 @@ pub fn run(out: &mut dyn Write, game: &str, position: &str, options: ShowOptions
             let view = GrasshopperView::new(position);
             out.write_all(render_grasshopper(&view, viewer).as_bytes())?;
             writeln!(out, "Position: {position}")?;
+            if let Some(outcome) = position.outcome() {
+                writeln!(out, "Game over. {}", outcome.sentence(colour_names()))?;
+            }
         }
     }
     Ok(())
-}
-
-/// `text` with its first letter in upper case.
-fn capitalized_first(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }

@@ -7,7 +7,7 @@
 //! Neither ever panics on bad input: an illegal action comes back as the game's typed error and
 //! leaves the state unchanged.
 
-use crate::{Color, DiceRoll};
+use crate::{Color, DiceRoll, Outcome};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -103,33 +103,8 @@ pub enum Chance {
     Roll(Color),
 }
 
-/// The result of a finished game, or of a finished match or session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Outcome {
-    /// The winner; `None` for a draw.
-    pub winner: Option<Color>,
-    /// Points won (for a match: the final score of the winner is in the game's own state).
-    pub points: u32,
-}
-
-impl Outcome {
-    /// The outcome of a session from its final score: the side ahead wins by the difference;
-    /// level scores are a draw.
-    pub fn from_scores(score: crate::ByColor<u32>) -> Outcome {
-        let (w, b) = (score.white, score.black);
-        Outcome {
-            winner: match w.cmp(&b) {
-                std::cmp::Ordering::Greater => Some(Color::White),
-                std::cmp::Ordering::Less => Some(Color::Black),
-                std::cmp::Ordering::Equal => None,
-            },
-            points: w.abs_diff(b),
-        }
-    }
-}
-
 /// Where a game stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "status")]
 pub enum Status {
     /// `player` must choose one of the legal actions, of this kind.

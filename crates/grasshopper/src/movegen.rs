@@ -10,7 +10,7 @@
 use crate::position::BOARD;
 use crate::{Action, Point, Position, Quadrant};
 use std::ops::Deref;
-use tabula_core::{Color, Outcome};
+use tabula_core::{Color, EndReason, Outcome};
 use thiserror::Error;
 
 /// The most actions a position can have: six entries, six sources times six targets in each
@@ -255,16 +255,16 @@ impl Position {
     /// too.
     pub fn outcome(&self) -> Option<Outcome> {
         if self.won {
-            return Some(Outcome {
-                winner: self.last,
-                points: 1,
+            return Some(match self.last {
+                Some(winner) => Outcome::win(winner, 1, EndReason::ScoredTwice),
+                None => Outcome::draw(EndReason::ScoredTwice),
             });
         }
-        if self.both_empty() || (self.passed && !self.has_action()) {
-            return Some(Outcome {
-                winner: None,
-                points: 0,
-            });
+        if self.both_empty() {
+            return Some(Outcome::draw(EndReason::NoCheckersLeft));
+        }
+        if self.passed && !self.has_action() {
+            return Some(Outcome::draw(EndReason::BothPassed));
         }
         None
     }

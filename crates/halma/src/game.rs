@@ -1,17 +1,18 @@
 //! The game: a position plus what the rules need beyond it (the repetition history, the ply
 //! limit, a standing draw offer), the end of the game, and [`tabula_core::Game`].
 //!
-//! After every move (or pass) the game checks, in this order: has the mover won; has the
-//! opponent won (anti-spoiling can hand the opponent the game when the mover fills the last
-//! square of their own camp); is this the third occurrence of the position with the same side
-//! to move; has the ply limit been reached. The first that holds ends the game.
+//! After every move (or pass) the game checks, in this order: has the mover won (all pieces
+//! in the target camp); has the mover lost by the evacuation rule (a piece in their own camp
+//! at or after their deadline move); the same two for the opponent (they matter only for
+//! set-up positions); is this the third occurrence of the position with the same side to
+//! move; has the ply limit been reached. The first that holds ends the game.
 
 use crate::action::Action;
 use crate::moves::IllegalMove;
 use crate::notation::MoveText;
 use crate::position::{Position, RepetitionKey, WinKind};
 use crate::square::BoardSize;
-use tabula_core::{Color, Decision, DiceRoll, Game, GameId, Outcome, Status};
+use tabula_core::{Color, Decision, DiceRoll, EndReason, Game, GameId, Outcome, Status};
 use thiserror::Error;
 
 /// Game options.
@@ -20,6 +21,10 @@ pub struct HalmaOptions {
     /// The game is drawn when the ply count reaches this without a winner. `None`: the board's
     /// default, 400 plies on 8x8 and 600 on 10x10.
     pub ply_limit: Option<u32>,
+    /// The evacuation deadline, in each player's own moves: a player with a piece in their own
+    /// starting camp after this many moves loses, and so does one who moves a piece back into
+    /// it later. `None`: the board's default, 30 on 8x8 and 50 on 10x10; `Some(0)`: off.
+    pub evacuation: Option<u32>,
 }
 
 /// How a draw came about.
@@ -45,22 +50,6 @@ pub enum End {
     },
     /// Drawn.
     Draw(DrawKind),
-}
-
-impl End {
-    /// The result in the shared vocabulary: 1 point to the winner, 0 for a draw.
-    pub fn outcome(self) -> Outcome {
-        match self {
-            End::Win { winner, .. } => Outcome {
-                winner: Some(winner),
-                points: 1,
-            },
-            End::Draw(_) => Outcome {
-                winner: None,
-                points: 0,
-            },
-        }
-    }
 }
 
 /// A refused action; the game is unchanged.
@@ -95,6 +84,8 @@ pub struct HalmaGrasshopper {
     /// compares them.
     history: Vec<RepetitionKey>,
     ply_limit: u32,
+    /// The evacuation deadline in each side's own moves; 0: off.
+    evacuation: u32,
     /// The player whose draw offer stands.
     draw_offer: Option<Color>,
     end: Option<End>,
@@ -107,8 +98,8 @@ impl HalmaGrasshopper {
     }
 
     /// A game from any position (its repetition history begins here). A position where a
-    /// player has won (the side that just moved checked first) or whose ply count has reached
-    /// the limit is a game already over.
+    /// player has won or lost (the side that just moved checked first, see
+    /// [`Position::winner`]) or whose ply count has reached the limit is a game already over.
     pub fn from_position(position: Position, options: HalmaOptions) -> HalmaGrasshopper {
         let mut game = HalmaGrasshopper {
             position,
@@ -116,6 +107,9 @@ impl HalmaGrasshopper {
             ply_limit: options
                 .ply_limit
                 .unwrap_or(position.size().default_ply_limit()),
+            evacuation: options
+                .evacuation
+                .unwrap_or(position.size().default_evacuation()),
             draw_offer: None,
             end: None,
         };
@@ -138,6 +132,34 @@ impl HalmaGrasshopper {
         self.ply_limit
     }
 
+    /// The evacuation deadline in each side's own moves; 0 when the rule is off.
+    pub fn evacuation(&self) -> u32 {
+        self.evacuation
+    }
+
+    /// The options this game was made with, resolved (no `None`).
+    pub fn options(&self) -> HalmaOptions {
+        HalmaOptions {
+            ply_limit: Some(self.ply_limit),
+            evacuation: Some(self.evacuation),
+        }
+    }
+
+    /// The result in the shared vocabulary, once over: 1 point to the winner, 0 for a draw,
+    /// and the reason.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.end.map(|end| match end {
+            End::Win { winner, kind } => Outcome::win(winner, 1, kind.reason(self.evacuation)),
+            End::Draw(kind) => Outcome::draw(match kind {
+                DrawKind::Repetition => EndReason::Repetition,
+                DrawKind::PlyLimit => EndReason::PlyLimit {
+                    plies: self.ply_limit,
+                },
+                DrawKind::Agreement => EndReason::Agreement,
+            }),
+        })
+    }
+
     /// The player whose draw offer stands, if any.
     pub fn draw_offer(&self) -> Option<Color> {
         self.draw_offer
@@ -151,7 +173,7 @@ impl HalmaGrasshopper {
 
     /// The ending that holds now, in the order of the module docs.
     fn check_end(&self) -> Option<End> {
-        if let Some((winner, kind)) = self.position.winner() {
+        if let Some((winner, kind)) = self.position.winner(self.evacuation) {
             return Some(End::Win { winner, kind });
         }
         if self.repetitions() >= 3 {
@@ -182,8 +204,8 @@ impl Game for HalmaGrasshopper {
     }
 
     fn status(&self) -> Status {
-        match self.end {
-            Some(end) => Status::Over(end.outcome()),
+        match self.outcome() {
+            Some(outcome) => Status::Over(outcome),
             None => Status::Decide {
                 player: self.position.to_move(),
                 decision: Decision::Move,
@@ -289,6 +311,23 @@ mod tests {
         assert_eq!(g.position().ply(), 1);
         assert_eq!(g.position().pieces(Color::White), squares("a1"));
         assert!(!g.legal_actions().contains(&Action::Pass));
+    }
+
+    #[test]
+    fn a_pass_counts_as_a_move_for_the_evacuation_deadline() {
+        // White's lone a1 piece, walled in at home, passes for its 30th move: it is still at
+        // home after it, so White loses by the evacuation rule.
+        let p = walled_in().with_ply(58);
+        let mut g = HalmaGrasshopper::from_position(p, HalmaOptions::default());
+        assert_eq!(g.end(), None);
+        g.apply(&Action::Pass).unwrap();
+        assert_eq!(
+            g.end(),
+            Some(End::Win {
+                winner: Color::Black,
+                kind: WinKind::NotEvacuated
+            })
+        );
     }
 
     #[test]

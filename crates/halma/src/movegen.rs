@@ -178,13 +178,17 @@ impl Iterator for Moves {
 
 /// The number of move sequences of `depth` plies from `position`: the leaves of the move
 /// tree. A side without a move passes, which counts as one move; a position where a player
-/// has won (checked as the game does, see [`Position::winner`]) has no moves. Repetition and
-/// the ply limit are game state and are ignored.
+/// has won (checked as the game does with the board's default evacuation deadline, see
+/// [`Position::winner`]) has no moves. Repetition and the ply limit are game state and are
+/// ignored.
 pub fn perft(position: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    if position.winner().is_some() {
+    if position
+        .winner(position.size().default_evacuation())
+        .is_some()
+    {
         return 0;
     }
     let count = position.move_count();

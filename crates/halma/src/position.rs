@@ -79,9 +79,24 @@ fn list(problems: &[PositionProblem]) -> String {
 pub enum WinKind {
     /// Every one of their pieces stands in their target camp.
     AllInCamp,
-    /// Anti-spoiling: every square of their target camp is occupied, at least one by their
-    /// own piece, but not all of their pieces are there (some opposing piece never left).
-    AntiSpoiling,
+    /// The evacuation rule: the loser still had a piece in their own starting camp after
+    /// their deadline move.
+    NotEvacuated,
+    /// The evacuation rule: after the deadline the loser moved a piece back into their own
+    /// starting camp.
+    ReturnedToCamp,
+}
+
+impl WinKind {
+    /// The shared end reason; `deadline` is the evacuation deadline in the loser's moves.
+    pub fn reason(self, deadline: u32) -> tabula_core::EndReason {
+        use tabula_core::EndReason;
+        match self {
+            WinKind::AllInCamp => EndReason::AllInCamp,
+            WinKind::NotEvacuated => EndReason::NotEvacuated { moves: deadline },
+            WinKind::ReturnedToCamp => EndReason::ReturnedToCamp,
+        }
+    }
 }
 
 /// A legal Grasshopper position.
@@ -235,25 +250,52 @@ impl Position {
         self.camp(color.other())
     }
 
-    /// Whether `color` has won in this position, and how. All-in-camp is reported when both
-    /// descriptions hold (a camp full of one's own pieces also satisfies anti-spoiling).
-    pub fn win(&self, color: Color) -> Option<WinKind> {
-        let target = camp(self.size, color.other());
-        let own = self.pieces[color];
-        if own & !target == 0 {
-            return Some(WinKind::AllInCamp);
-        }
-        let occupied = self.pieces.white | self.pieces.black;
-        (occupied & target == target && own & target != 0).then_some(WinKind::AntiSpoiling)
+    /// Whether every piece of `color` stands in its target camp.
+    pub fn all_in_camp(&self, color: Color) -> bool {
+        self.pieces[color] & !camp(self.size, color.other()) == 0
     }
 
-    /// The winner of this position, if any: the side that just moved is checked first, then
-    /// the side to move (the order the game checks after every move).
-    pub fn winner(&self) -> Option<(Color, WinKind)> {
+    /// The moves `color` has made, counted from the ply count as if the two sides had
+    /// alternated from ply 0: the side to move has made `ply / 2`, the other `(ply + 1) / 2`.
+    /// A pass is a move (it is a turn and a ply).
+    pub fn moves_made(&self, color: Color) -> u32 {
+        if color == self.to_move {
+            self.ply / 2
+        } else {
+            self.ply.div_ceil(2)
+        }
+    }
+
+    /// Whether `color` has broken the evacuation rule with a `deadline` (in its own moves; 0:
+    /// the rule is off): with at least `deadline` moves made, a piece of `color` stands in its
+    /// own starting camp. At exactly the deadline the piece never left in time
+    /// ([`WinKind::NotEvacuated`]); later it came back ([`WinKind::ReturnedToCamp`]): the
+    /// camp was empty after the deadline move, or the game would have ended then.
+    pub fn evacuation_failure(&self, color: Color, deadline: u32) -> Option<WinKind> {
+        let made = self.moves_made(color);
+        if deadline == 0 || made < deadline || self.pieces[color] & camp(self.size, color) == 0 {
+            return None;
+        }
+        Some(if made == deadline {
+            WinKind::NotEvacuated
+        } else {
+            WinKind::ReturnedToCamp
+        })
+    }
+
+    /// The winner of this position under an evacuation `deadline` (0: off), and how. The side
+    /// that just moved is checked first, then the side to move; for each, a win by all-in-camp
+    /// first, then a loss by the evacuation rule (which the opponent wins).
+    pub fn winner(&self, deadline: u32) -> Option<(Color, WinKind)> {
         let last = self.to_move.other();
-        [last, self.to_move]
-            .into_iter()
-            .find_map(|c| self.win(c).map(|kind| (c, kind)))
+        [last, self.to_move].into_iter().find_map(|c| {
+            if self.all_in_camp(c) {
+                Some((c, WinKind::AllInCamp))
+            } else {
+                self.evacuation_failure(c, deadline)
+                    .map(|kind| (c.other(), kind))
+            }
+        })
     }
 
     /// The position after the side to move plays `from` to `to`, without checking legality.

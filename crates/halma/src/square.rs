@@ -67,6 +67,15 @@ impl BoardSize {
         }
     }
 
+    /// The default evacuation deadline, in a player's own moves: 30 on 8x8, 50 on 10x10.
+    #[inline]
+    pub fn default_evacuation(self) -> u32 {
+        match self {
+            BoardSize::Eight => 30,
+            BoardSize::Ten => 50,
+        }
+    }
+
     /// Whether `square` is on this board.
     #[inline]
     pub fn contains(self, square: Square) -> bool {

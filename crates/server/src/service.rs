@@ -12,7 +12,7 @@ use crate::ratings;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use tabula_core::verifiable::{ClientSeeds, ServerSeed};
-use tabula_core::{Chance, Color, DiceRoll, Status};
+use tabula_core::{ByColor, Chance, Color, DiceRoll, Status};
 
 /// A game loaded in memory: its stored row, its state and how many rolls it has seen.
 #[derive(Clone)]
@@ -25,6 +25,9 @@ pub struct Loaded {
     pub rolls: u64,
     /// Actions so far.
     pub plies: i64,
+    /// The seated players' names, for the result sentences (`White` / `Black` for an empty
+    /// seat). Seats change only with a logged join, so a cached game keeps them.
+    pub names: ByColor<String>,
 }
 
 /// Shared server state.
@@ -95,6 +98,19 @@ impl GameRow {
 }
 
 impl Loaded {
+    /// The players' names by colour.
+    pub fn names(&self) -> ByColor<&str> {
+        ByColor {
+            white: &self.names.white,
+            black: &self.names.black,
+        }
+    }
+
+    /// The state for clients, the result sentences naming the players.
+    pub fn view(&self) -> serde_json::Value {
+        self.table.view(self.names())
+    }
+
     /// Who must send the nonce of the roll the game waits for; `None` when no roll is due.
     pub fn roller(&self) -> Option<Roller> {
         let Status::Chance(chance) = self.table.status() else {
@@ -130,10 +146,27 @@ pub enum Change {
     Roll(Option<Color>, String, DiceRoll),
     /// A player takes the empty seat of this colour, with their client seed; the game
     /// starts.
-    Join(Color, String, Option<String>),
+    Join {
+        /// The seat.
+        color: Color,
+        /// The player's id.
+        player: String,
+        /// The player's name.
+        name: String,
+        /// Their client seed.
+        seed: Option<String>,
+    },
 }
 
-fn replay(row: GameRow, events: &[EventRow]) -> Result<Loaded, ApiError> {
+/// The name shown for an empty seat.
+fn seat_name(color: Color) -> String {
+    match color {
+        Color::White => "White".into(),
+        Color::Black => "Black".into(),
+    }
+}
+
+fn replay(row: GameRow, events: &[EventRow], names: ByColor<String>) -> Result<Loaded, ApiError> {
     let mut table = Table::new(&row.game_options()?).map_err(ApiError::internal)?;
     let (mut rolls, mut plies) = (0, 0);
     for e in events {
@@ -149,6 +182,7 @@ fn replay(row: GameRow, events: &[EventRow]) -> Result<Loaded, ApiError> {
         table,
         rolls,
         plies,
+        names,
     })
 }
 
@@ -203,7 +237,21 @@ impl App {
             .await?
             .ok_or_else(|| ApiError::not_found("game"))?;
         let events = self.db.events(id, 0).await?;
-        replay(row, &events)
+        let names = self.seat_names(&row).await?;
+        replay(row, &events, names)
+    }
+
+    /// The names of the players seated at `row`'s game.
+    pub async fn seat_names(&self, row: &GameRow) -> Result<ByColor<String>, ApiError> {
+        let mut names = ByColor::new_with(seat_name);
+        for color in [Color::White, Color::Black] {
+            if let Some(id) = row.seat(color) {
+                if let Some(player) = self.db.player(id).await? {
+                    names[color] = player.name;
+                }
+            }
+        }
+        Ok(names)
     }
 
     /// The game, from the cache when it is current.
@@ -342,7 +390,7 @@ impl App {
                 kind: "event",
                 version: event.version,
                 event,
-                state: Some(game.table.view()),
+                state: Some(game.view()),
                 game_state: game.row.state.clone(),
             },
         );
@@ -377,7 +425,7 @@ impl App {
                     kind: "event",
                     version: event.version,
                     event,
-                    state: (i + 1 == last).then(|| game.table.view()),
+                    state: (i + 1 == last).then(|| game.view()),
                     game_state: game.row.state.clone(),
                 },
             );
@@ -422,7 +470,13 @@ fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
                 nonce: Some(nonce),
             }
         }
-        Change::Join(color, player, seed) => {
+        Change::Join {
+            color,
+            player,
+            name,
+            seed,
+        } => {
+            game.names[color] = name;
             let row = &mut game.row;
             match color {
                 Color::White => {
@@ -443,7 +497,7 @@ fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
         }
     };
     game.row.version = version;
-    if let Status::Over(outcome) = game.table.status() {
+    if let Some(outcome) = game.table.outcome() {
         game.row.state = "finished".into();
         game.row.winner = outcome.winner.map(|c| color_name(c).to_string());
         game.row.points = Some(i64::from(outcome.points));

@@ -10,6 +10,7 @@
 //! the trapped checker is of the other colour). In backgammon `trapped` is always zero.
 
 use std::fmt;
+use tabula_core::EndReason;
 use thiserror::Error;
 
 /// Checkers per side.
@@ -238,6 +239,29 @@ impl Position {
     /// Checkers the opponent has borne off.
     pub fn opponent_off(&self) -> u8 {
         self.o_off
+    }
+
+    /// Whether a side has borne off all fifteen checkers, and what that wins: `Some((true,
+    /// reason))` when the mover has, `Some((false, reason))` when the opponent has. The reason
+    /// is a single game, a gammon (the loser bore off none) or, with `backgammons`, a
+    /// backgammon (a gammon with a loser's checker on the bar or in the winner's home board).
+    /// The cube and the Jacoby rule are the game's business, not the board's.
+    pub fn bore_off_end(&self, backgammons: bool) -> Option<(bool, EndReason)> {
+        let (mover_won, p) = if self.x_off == 15 {
+            (true, *self)
+        } else if self.o_off == 15 {
+            (false, self.flip())
+        } else {
+            return None;
+        };
+        let reason = if p.o_off > 0 {
+            EndReason::BoreOffSingle
+        } else if backgammons && (0..=6).any(|i| p.opponent_on(i) > 0) {
+            EndReason::BoreOffBackgammon
+        } else {
+            EndReason::BoreOffGammon
+        };
+        Some((mover_won, reason))
     }
 
     /// The mover's pip count: the sum over its checkers of the distance to bear off.

@@ -1,5 +1,6 @@
-//! The static evaluation: how far each side still has to go, with credit for jump lanes and
-//! a penalty for stragglers, from the side to move's point of view.
+//! The static evaluation: how far each side still has to go, with credit for jump lanes, a
+//! penalty for stragglers, and the evacuation rule's pressure on pieces still at home as the
+//! deadline nears, from the side to move's point of view.
 //!
 //! Distances are measured towards the target corner along the main diagonal: for White a piece
 //! on file `f`, rank `r` of an `n`-board is `2(n-1) - f - r` steps (in file-plus-rank units)
@@ -25,6 +26,20 @@ const W_LANE: i32 = 3;
 /// Penalty per king step between a piece outside the target and the nearest free target
 /// square, once few pieces are outside.
 const W_FREE: i32 = 6;
+/// Penalty per move still needed to get the pieces at home out of the starting camp, per
+/// move of slack short of [`EVAC_HORIZON`] before the evacuation deadline.
+const W_EVAC: i32 = 40;
+/// Slack (moves to spare before the deadline) from which pieces at home start to cost, at
+/// least; with longer deadlines, two thirds of the deadline (the opponent's pieces reach the
+/// camp sooner than the deadline and can wall in a piece left in a corner).
+const EVAC_HORIZON: i32 = 20;
+/// Extra moves counted for a piece at home that cannot move at all now (walled in by
+/// pieces around it, typically the opponent's arriving in its target): it must wait for
+/// them to move on, and may never get out.
+const WALLED_IN: i32 = 6;
+/// A position in which the pieces at home can no longer all leave in time: lost by the
+/// evacuation rule, short of a proven loss (which scores about [`WIN`]).
+const EVAC_LOST: i32 = 100_000;
 /// Bonus for the side to move (tempo).
 const TEMPO: i32 = 6;
 
@@ -51,14 +66,53 @@ fn shift(bb: u128, offset: i32) -> u128 {
     }
 }
 
+/// About how many moves `color` needs to get its pieces out of its own starting camp: each
+/// piece at home needs one move per two file-plus-rank units to the camp's edge (a diagonal
+/// step covers two), and [`WALLED_IN`] more while it cannot move at all.
+pub fn moves_to_evacuate(pos: &Position, color: Color) -> i32 {
+    let size = pos.size();
+    let n = size.side() as i32 - 1;
+    let depth = size.camp_depth() as i32;
+    pos.pieces(color)
+        .squares()
+        .filter(|&sq| pos.camp(color).contains(sq))
+        .map(|sq| {
+            let home = 2 * n - distance(size, color, sq);
+            let walled = if pos.targets(sq).0 == 0 { WALLED_IN } else { 0 };
+            (depth + 2 - home) / 2 + walled
+        })
+        .sum()
+}
+
+/// The evacuation rule's cost for `color` with a deadline (in its own moves; 0: off):
+/// nothing while the pieces at home have time to spare, then more per move of slack lost,
+/// and [`EVAC_LOST`] once they cannot all leave in time.
+fn evacuation_cost(pos: &Position, color: Color, deadline: u32) -> i32 {
+    let made = pos.moves_made(color);
+    if deadline == 0 || made >= deadline {
+        return 0;
+    }
+    let need = moves_to_evacuate(pos, color);
+    if need == 0 {
+        return 0;
+    }
+    let slack = (deadline - made) as i32 - need;
+    let horizon = EVAC_HORIZON.max(deadline as i32 * 2 / 3);
+    if slack < 0 {
+        EVAC_LOST
+    } else {
+        W_EVAC * need * (horizon - slack).max(0)
+    }
+}
+
 /// The cost of `color`'s placement: lower is better.
-fn cost(pos: &Position, color: Color) -> i32 {
+fn cost(pos: &Position, color: Color, deadline: u32) -> i32 {
     let size = pos.size();
     let own = pos.pieces(color);
     let target = pos.target(color);
     let occupied = pos.occupied().0;
     let board = Bitboard::board(size).0;
-    let mut sum = 0;
+    let mut sum = evacuation_cost(pos, color, deadline);
     let mut rear = 0;
     let mut outside = Vec::with_capacity(16);
     for sq in own.squares() {
@@ -108,10 +162,11 @@ fn cost(pos: &Position, color: Color) -> i32 {
     sum - W_LANE * lanes.min(8)
 }
 
-/// The evaluation from the side to move's point of view (higher is better for it).
-pub fn evaluate(pos: &Position) -> i32 {
+/// The evaluation from the side to move's point of view (higher is better for it), under an
+/// evacuation `deadline` (in each side's own moves; 0: off).
+pub fn evaluate(pos: &Position, deadline: u32) -> i32 {
     let me = pos.to_move();
-    cost(pos, me.other()) - cost(pos, me) + TEMPO
+    cost(pos, me.other(), deadline) - cost(pos, me, deadline) + TEMPO
 }
 
 /// The progress a move makes for `color`: distance before minus distance after.

@@ -6,7 +6,10 @@
 //! ([`STRONG_NODES`] by default, about a second per decision on a 2-core machine). Every
 //! level finishes its games: at the root a move back to a position that already stood is
 //! penalised, and a move that would draw by threefold repetition scores as a draw (0), so it
-//! is chosen only when every other move looks worse than a draw.
+//! is chosen only when every other move looks worse than a draw. The search knows the
+//! evacuation rule (a loss is a loss at any depth) and the evaluation presses pieces still at
+//! home harder as the deadline nears, so the bots leave their camp in time and never move
+//! back into it; an opponent who does not gets the loss the rule gives.
 
 pub mod eval;
 pub mod search;
@@ -126,7 +129,9 @@ impl Bot<HalmaGrasshopper> for HalmaBot {
             return Some(Action::Pass);
         }
         let limits = self.limits();
-        let found = self.searcher.search(game.position(), &root, limits);
+        let found = self
+            .searcher
+            .search(game.position(), &root, limits, game.evacuation());
         self.last = Some(found);
         Some(Action::Move(found.best))
     }

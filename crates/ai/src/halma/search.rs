@@ -88,6 +88,8 @@ pub struct Searcher {
     table: Vec<Option<Entry>>,
     nodes: u64,
     limits: Limits,
+    /// The evacuation deadline of the game searched (0: off).
+    evacuation: u32,
     aborted: bool,
 }
 
@@ -122,14 +124,23 @@ impl Searcher {
                 nodes: u64::MAX,
                 deadline: None,
             },
+            evacuation: 0,
             aborted: false,
         }
     }
 
     /// The best of `root` (the candidate moves with a penalty each, subtracted from their
-    /// score; non-empty) in `pos`, by iterative deepening within `limits`.
-    pub fn search(&mut self, pos: &Position, root: &[(Move, i32)], limits: Limits) -> Found {
+    /// score; non-empty) in `pos`, by iterative deepening within `limits`, under the
+    /// evacuation rule with `evacuation` as the deadline (0: off).
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        root: &[(Move, i32)],
+        limits: Limits,
+        evacuation: u32,
+    ) -> Found {
         self.table.iter_mut().for_each(|e| *e = None);
+        self.evacuation = evacuation;
         self.nodes = 0;
         self.limits = limits;
         self.aborted = false;
@@ -212,7 +223,7 @@ impl Searcher {
         if self.out_of_budget() {
             return 0;
         }
-        if let Some((winner, _)) = pos.winner() {
+        if let Some((winner, _)) = pos.winner(self.evacuation) {
             return if winner == pos.to_move() {
                 WIN - ply
             } else {
@@ -220,7 +231,7 @@ impl Searcher {
             };
         }
         if depth <= 0 {
-            return evaluate(pos);
+            return evaluate(pos, self.evacuation);
         }
         let slot = (hash >> (64 - TT_BITS)) as usize;
         let mut tt_move = None;

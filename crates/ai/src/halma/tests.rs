@@ -4,7 +4,7 @@
 use super::*;
 use crate::bot::RandomBot;
 use tabula_core::Color;
-use tabula_halma::BoardSize;
+use tabula_halma::{BoardSize, WinKind};
 
 /// The node budget of the strong level in these tests (the default is for real play).
 const TEST_STRONG_NODES: u64 = 30_000;
@@ -114,6 +114,17 @@ fn every_level_finishes_its_games_against_every_other() {
                     matches!(end, Some(End::Win { .. })),
                     "{w} v {b} on {size}: {end:?} after {plies} plies"
                 );
+                // Bots know the evacuation rule: none of them ever loses by it.
+                assert!(
+                    matches!(
+                        end,
+                        Some(End::Win {
+                            kind: WinKind::AllInCamp,
+                            ..
+                        })
+                    ),
+                    "{w} v {b} on {size}: {end:?} after {plies} plies"
+                );
             }
         }
     }
@@ -137,8 +148,61 @@ fn wins_against_random(level: Level, size: BoardSize) -> u32 {
         if matches!(end, Some(End::Win { winner, .. }) if winner == colour) {
             wins += 1;
         }
+        // The bot never loses by the evacuation rule, not even to a random opponent.
+        if let Some(End::Win { winner, kind }) = end {
+            assert!(
+                winner == colour || kind == WinKind::AllInCamp,
+                "{level} lost by {kind:?} on {size} (game {g})"
+            );
+        }
     }
     wins
+}
+
+/// White (to make its 30th move) holds Black's h8 in Black's camp: g8, g7 and h7 block its
+/// steps, f8, f6 and h6 its jumps. Black has made 29 moves; if h8 is still at home after
+/// Black's next move, Black loses. Moving f6 away lets h8 jump out over g7.
+fn trapped_at_home() -> HalmaGrasshopper {
+    let pos: tabula_halma::Position = "8:4wwwb/5www/5www/7w/8/bb6/bbb5/bbbb4:w:58"
+        .parse()
+        .unwrap();
+    HalmaGrasshopper::from_position(pos, tabula_halma::HalmaOptions::default())
+}
+
+/// Whether every Black reply in `game` (Black to move) loses by the evacuation rule.
+fn black_is_lost(game: &HalmaGrasshopper) -> bool {
+    game.legal_actions()
+        .into_iter()
+        .filter(|a| matches!(a, Action::Move(_) | Action::Pass))
+        .all(|a| {
+            let mut after = game.clone();
+            after.apply(&a).unwrap();
+            after.end()
+                == Some(End::Win {
+                    winner: Color::White,
+                    kind: WinKind::NotEvacuated,
+                })
+        })
+}
+
+#[test]
+fn the_bots_keep_a_careless_opponent_s_piece_locked_in_until_the_deadline() {
+    let game = trapped_at_home();
+    assert_eq!(game.end(), None);
+    // The test can fail: releasing the piece is a legal move.
+    let release = Action::Move(Move {
+        from: "f6".parse().unwrap(),
+        to: "e5".parse().unwrap(),
+    });
+    let mut released = game.clone();
+    released.apply(&release).unwrap();
+    assert!(!black_is_lost(&released));
+    for level in [Level::Medium, Level::Strong] {
+        let choice = bot(level, 5).choose(&game).unwrap();
+        let mut after = game.clone();
+        after.apply(&choice).unwrap();
+        assert!(black_is_lost(&after), "{level} played {choice:?}");
+    }
 }
 
 #[test]
@@ -203,7 +267,7 @@ fn halma_ladder() {
     for size in BoardSize::ALL {
         for pair in levels.windows(2) {
             let (low, high) = (pair[0], pair[1]);
-            let results: Vec<(i32, u32)> = (0..20u64)
+            let results: Vec<(i32, u32, &'static str)> = (0..20u64)
                 .into_par_iter()
                 .map(|g| {
                     let colour = if g % 2 == 0 {
@@ -225,16 +289,35 @@ fn halma_ladder() {
                         Some(End::Win { .. }) => -1,
                         _ => 0,
                     };
-                    (r, n)
+                    let how = match end {
+                        Some(End::Win { kind, .. }) => {
+                            kind.reason(size.default_evacuation()).code()
+                        }
+                        Some(End::Draw(DrawKind::Repetition)) => "repetition",
+                        Some(End::Draw(DrawKind::PlyLimit)) => "ply-limit",
+                        Some(End::Draw(DrawKind::Agreement)) => "agreement",
+                        None => "unfinished",
+                    };
+                    (r, n, how)
                 })
                 .collect();
             let won = results.iter().filter(|r| r.0 == 1).count();
             let lost = results.iter().filter(|r| r.0 == -1).count();
             let plies: u32 = results.iter().map(|r| r.1).sum();
+            let mut ends: Vec<&str> = results.iter().map(|r| r.2).collect();
+            ends.sort_unstable();
+            let mut counts: Vec<String> = Vec::new();
+            for code in ends.iter().copied() {
+                let label = format!("{code} {}", ends.iter().filter(|&&c| c == code).count());
+                if !counts.contains(&label) {
+                    counts.push(label);
+                }
+            }
             println!(
-                "{size}x{size}: {high} v {low}: {high} won {won}, lost {lost}, drew {}; average length {:.1} plies",
+                "{size}x{size}: {high} v {low}: {high} won {won}, lost {lost}, drew {}; average length {:.1} plies; ended by {}",
                 20 - won - lost,
-                plies as f64 / 20.0
+                plies as f64 / 20.0,
+                counts.join(", ")
             );
         }
     }

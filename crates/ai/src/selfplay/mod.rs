@@ -273,6 +273,7 @@ fn play_one<G: Game>(
                         white_points,
                         moves,
                         actions,
+                        end: outcome.reason.code(),
                     },
                 });
             }

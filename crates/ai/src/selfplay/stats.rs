@@ -107,6 +107,9 @@ pub struct GameResult {
     pub moves: u64,
     /// Every action taken, cube actions and resignation answers included.
     pub actions: u64,
+    /// The code of the rule that ended the game ([`tabula_core::EndReason::code`]; for a
+    /// match or money session, the rule that ended its last game).
+    pub end: &'static str,
 }
 
 /// Everything printed about a run.
@@ -130,6 +133,9 @@ pub struct Summary {
     /// Points per game for the `--white` player: over games, or over pair means in
     /// duplicate mode (the two games of a pair share their dice and are not independent).
     pub points: Estimate,
+    /// How the games ended: each end reason's code with its count, most frequent first (ties
+    /// by code).
+    pub ends: Vec<(&'static str, u64)>,
 }
 
 impl Summary {
@@ -167,6 +173,14 @@ impl Summary {
             first_points
         };
         let n = results.len().max(1) as f64;
+        let mut ends: Vec<(&'static str, u64)> = Vec::new();
+        for r in results {
+            match ends.iter_mut().find(|(code, _)| *code == r.end) {
+                Some((_, count)) => *count += 1,
+                None => ends.push((r.end, 1)),
+            }
+        }
+        ends.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         Summary {
             first,
             second,
@@ -176,7 +190,19 @@ impl Summary {
             moves_per_game: results.iter().map(|r| r.moves as f64).sum::<f64>() / n,
             actions_per_game: results.iter().map(|r| r.actions as f64).sum::<f64>() / n,
             points: Estimate::of(&samples),
+            ends,
         }
+    }
+
+    /// `ended by: all-in-camp 18 (90.00 %), not-evacuated 2 (10.00 %)`.
+    pub fn ends_line(&self) -> String {
+        let n = self.by_colour.games();
+        let parts: Vec<String> = self
+            .ends
+            .iter()
+            .map(|&(code, count)| format!("{code} {count} ({:.2} %)", percent(count, n)))
+            .collect();
+        format!("ended by: {}", parts.join(", "))
     }
 
     /// The `--white` and `--black` players as the lines name them: their levels, with the
@@ -199,6 +225,7 @@ impl Summary {
         if self.duplicate {
             lines.push(self.by_player.line(&a, &b));
         }
+        lines.push(self.ends_line());
         lines.push(format!(
             "average length {:.2} moves ({:.2} actions) per game",
             self.moves_per_game, self.actions_per_game
@@ -267,6 +294,11 @@ mod tests {
 
     fn game(swapped: bool, white_points: f64, moves: u64) -> GameResult {
         GameResult {
+            end: if white_points == 0.0 {
+                "repetition"
+            } else {
+                "all-in-camp"
+            },
             swapped,
             white_points,
             moves,
@@ -300,6 +332,7 @@ mod tests {
             s.lines(),
             [
                 "white won 1 (33.33 %), black won 1 (33.33 %), draws 1 (33.33 %)",
+                "ended by: all-in-camp 2 (66.67 %), repetition 1 (33.33 %)",
                 "average length 20.00 moves (21.00 actions) per game",
                 "points per game for White (medium): -0.333 ± 1.729 (95 % confidence, over 3 games)",
             ]
@@ -343,8 +376,9 @@ mod tests {
             lines[1],
             "medium won 2 (50.00 %), random won 2 (50.00 %), draws 0 (0.00 %)"
         );
+        assert!(lines[2].starts_with("ended by: "), "{}", lines[2]);
         assert_eq!(
-            lines[3],
+            lines[4],
             "points per game for medium: +0.250 ± 2.450 (95 % confidence, over 2 duplicate pairs)"
         );
     }

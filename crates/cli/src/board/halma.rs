@@ -41,6 +41,11 @@ pub struct HalmaView {
     pub status: String,
     /// The ply limit of the game, when known (shown as "Ply 12 of 400").
     pub ply_limit: Option<u32>,
+    /// The evacuation deadline, when known and not 0: each side's pieces still at home and
+    /// moves made are shown against it.
+    pub evacuation: Option<u32>,
+    /// Once the game is over: the result in one sentence (printed under the board).
+    pub end: Option<String>,
     /// The last move as told ("Black g6:e4:c4"), if any.
     pub last_move: Option<String>,
     /// How each player is named (default "White", "Black").
@@ -58,6 +63,8 @@ impl HalmaView {
             status: format!("{} to move", names[position.to_move()]),
             position,
             ply_limit: None,
+            evacuation: None,
+            end: None,
             last_move: None,
             names,
         }
@@ -76,7 +83,17 @@ fn panel(view: &HalmaView, viewer: Color, rows: usize) -> Vec<String> {
     let p = &view.position;
     let in_target = |c: Color| {
         let n = (p.pieces(c).0 & p.target(c).0).count_ones();
-        format!("  in target camp {n} of {}", p.size().pieces())
+        let line = format!("  in target camp {n} of {}", p.size().pieces());
+        match view.evacuation {
+            Some(deadline) if deadline > 0 => {
+                let home = (p.pieces(c).0 & p.camp(c).0).count_ones();
+                format!(
+                    "{line}, at home {home} (move {} of {deadline})",
+                    p.moves_made(c)
+                )
+            }
+            _ => line,
+        }
     };
     let top = !viewer;
     let mut lines = vec![String::new(); rows];

@@ -9,7 +9,7 @@ use crate::error::bad_input;
 use crate::PlayArgs;
 use anyhow::Result;
 use tabula_ai::{bots, Level};
-use tabula_core::{ByColor, Color, Decision, DiceRoll, Game, Status};
+use tabula_core::{ByColor, Color, Decision, DiceRoll, Game, Outcome, Status};
 use tabula_tables::backgammon::{
     Action, Backgammon, BackgammonError, GameState, Mode, Options, Phase,
 };
@@ -256,12 +256,12 @@ impl Table for BackgammonTable {
         )
     }
 
-    fn final_line(&self, winner: Option<Color>) -> String {
+    fn final_line(&self, outcome: &Outcome) -> String {
         final_line(
             self.session.score(),
             self.session.options().match_length().map(u32::from),
             self.session.results().len(),
-            winner,
+            outcome.winner,
         )
     }
 }

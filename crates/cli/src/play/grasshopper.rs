@@ -20,7 +20,7 @@ use crate::input::grasshopper_checkers;
 use crate::PlayArgs;
 use anyhow::{anyhow, Result};
 use tabula_ai::{bots, Level};
-use tabula_core::{ByColor, Color, Decision, Game, GameId, Status};
+use tabula_core::{ByColor, Color, Decision, Game, GameId, Outcome, Status};
 use tabula_grasshopper::notation::MoveTextError;
 use tabula_grasshopper::solver::Solver;
 use tabula_grasshopper::{Action, Checkers, Grasshopper, Point, Position};
@@ -89,6 +89,7 @@ fn checkers_option(args: &PlayArgs) -> Result<Checkers> {
         (args.auto_doubles != 0, "--auto-doubles"),
         (args.size.is_some(), "--size"),
         (args.ply_limit.is_some(), "--ply-limit"),
+        (args.evacuation.is_some(), "--evacuation"),
     ];
     if let Some((_, flag)) = other_flags.iter().find(|(given, _)| *given) {
         return Err(bad_input(format!(
@@ -375,23 +376,21 @@ impl Table for GrasshopperTable {
         )
     }
 
-    fn final_line(&self, _winner: Option<Color>) -> String {
+    fn final_line(&self, outcome: &Outcome) -> String {
         let p = self.game.position();
-        let turns = turns(self.log.len());
-        match p.winner() {
-            Some(w) => format!(
-                "{} wins {}-{}: two points in succession ({turns}).",
-                self.names[w],
-                p.score(w),
-                p.score(!w)
-            ),
-            None if p.is_over() => format!(
-                "{} (score {}, {turns}).",
-                status_text(p, &self.names),
-                Self::score(p)
-            ),
-            None => "The game is not over.".to_string(),
+        if !p.is_over() {
+            return "The game is not over.".to_string();
         }
+        let names = ByColor {
+            white: self.names.white.as_str(),
+            black: self.names.black.as_str(),
+        };
+        format!(
+            "{} (score {}, {}).",
+            outcome.sentence(names).trim_end_matches('.'),
+            Self::score(p),
+            turns(self.log.len())
+        )
     }
 }
 
@@ -462,8 +461,9 @@ mod tests {
         );
         assert!(matches!(t.status(), Status::Over(_)));
         assert_eq!(
-            t.final_line(Some(Color::White)),
-            "White wins 2-0: two points in succession (3 turns)."
+            t.final_line(&super::super::ended(&t)),
+            "White wins 1 point: White scored twice in succession, bearing off a wall after also \
+             scoring the previous point (score 2-0, 3 turns)."
         );
     }
 
@@ -488,8 +488,8 @@ mod tests {
         );
         let t = table_at("bbbbbb/B...../wwwwww/bbbbbb b 8-0 0-0 p 14");
         assert_eq!(
-            t.final_line(None),
-            "Drawn: Black cannot move either after White's pass (score 0-0, 0 turns)."
+            t.final_line(&super::super::ended(&t)),
+            "Drawn: neither player can act: a pass was answered by a pass (score 0-0, 0 turns)."
         );
     }
 

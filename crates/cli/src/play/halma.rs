@@ -17,11 +17,9 @@ use crate::input::halma_size;
 use crate::PlayArgs;
 use anyhow::{anyhow, Result};
 use tabula_ai::{bots, Bot, Level};
-use tabula_core::{ByColor, Color, Decision, Game, GameId, Status};
+use tabula_core::{ByColor, Color, Decision, Game, GameId, Outcome, Status};
 use tabula_halma::notation::{format_move, MoveError, PathStyle};
-use tabula_halma::{
-    Action, BoardSize, DrawKind, End, HalmaGrasshopper, HalmaOptions, Position, WinKind,
-};
+use tabula_halma::{Action, BoardSize, HalmaGrasshopper, HalmaOptions, Position};
 
 /// The game options from the command line (`--size`, `--ply-limit`); the backgammon
 /// options are refused, as this is one game without a cube.
@@ -51,6 +49,7 @@ pub fn options(args: &PlayArgs) -> Result<(BoardSize, HalmaOptions)> {
         size,
         HalmaOptions {
             ply_limit: args.ply_limit,
+            evacuation: args.evacuation,
         },
     ))
 }
@@ -89,9 +88,9 @@ pub fn table(args: &PlayArgs, seed: u64) -> Result<(HalmaTable, String, ByColor<
     };
     let game = HalmaGrasshopper::from_position(tabula_halma::start(size), options);
     let what = format!(
-        "{} on {size}x{size}, ply limit {}",
+        "{} on {size}x{size}, {}",
         GameId::HalmaGrasshopper.display_name(),
-        game.ply_limit()
+        crate::moves::halma_rules_text(&game)
     );
     let table = HalmaTable {
         game,
@@ -154,35 +153,21 @@ impl HalmaTable {
             })
     }
 
-    /// How the game ended, in words.
-    fn end_text(&self, end: End) -> String {
-        let position = self.game.position();
-        let ply = position.ply();
-        match end {
-            End::Win {
-                winner,
-                kind: WinKind::AllInCamp,
-            } => format!(
-                "{} wins: all {} of its pieces stand in {}'s camp (ply {ply}).",
-                self.names[winner],
-                position.size().pieces(),
-                self.names[!winner]
-            ),
-            End::Win {
-                winner,
-                kind: WinKind::AntiSpoiling,
-            } => format!(
-                "{} wins against spoiling: {}'s camp is full and holds a {} piece (ply {ply}).",
-                self.names[winner], self.names[!winner], self.names[winner]
-            ),
-            End::Draw(DrawKind::Repetition) => {
-                format!("Drawn by threefold repetition (ply {ply}).")
+    /// How the game ended, in one sentence with the ply it ended on.
+    fn end_text(&self) -> String {
+        let names = ByColor {
+            white: self.names.white.as_str(),
+            black: self.names.black.as_str(),
+        };
+        match self.game.outcome() {
+            Some(outcome) => {
+                format!(
+                    "{} (ply {})",
+                    outcome.sentence(names).trim_end_matches('.'),
+                    self.game.position().ply()
+                ) + "."
             }
-            End::Draw(DrawKind::PlyLimit) => format!(
-                "Drawn: the ply limit of {} was reached without a winner.",
-                self.game.ply_limit()
-            ),
-            End::Draw(DrawKind::Agreement) => format!("Drawn by agreement (ply {ply})."),
+            None => String::new(),
         }
     }
 }
@@ -313,11 +298,11 @@ impl Table for HalmaTable {
         )
     }
 
-    fn final_line(&self, _winner: Option<Color>) -> String {
-        match self.game.end() {
-            Some(end) => self.end_text(end),
-            None => "The game is not over.".to_string(),
+    fn final_line(&self, _outcome: &Outcome) -> String {
+        if self.game.end().is_none() {
+            return "The game is not over.".to_string();
         }
+        self.end_text()
     }
 }
 
@@ -386,7 +371,10 @@ mod tests {
                 "Black accepts the draw"
             ]
         );
-        assert_eq!(t.final_line(None), "Drawn by agreement (ply 1).");
+        assert_eq!(
+            t.final_line(&super::super::ended(&t)),
+            "Drawn: the players agreed to a draw (ply 1)."
+        );
         assert_eq!(
             declined.narrate().last().unwrap(),
             "Black plays h5-g4, declining the draw"
@@ -402,24 +390,32 @@ mod tests {
         );
         t.apply(t.read_play("g4-h5").unwrap()).unwrap();
         assert_eq!(
-            t.final_line(Some(Color::White)),
-            "White wins: all 10 of its pieces stand in Black's camp (ply 58)."
+            t.final_line(&super::super::ended(&t)),
+            "White wins 1 point: all of White's pieces stand in Black's starting camp (ply 58)."
         );
-        // Black's h8 piece never left; White has filled the rest of Black's camp and has a
-        // piece on d4: White wins against spoiling.
-        let t = table_at(
-            "8:4wwwb/5www/6ww/7w/3w4/bb6/bbb5/bbbb4:b:100",
+        // Black's h8 piece is still at home when Black makes its 30th move: Black loses by
+        // the evacuation rule.
+        let mut t = table_at(
+            "8:4wwwb/5www/6ww/7w/3w4/bb6/bbb5/bbbb4:b:58",
             HalmaOptions::default(),
         );
+        t.apply(t.read_play("a3-a4").unwrap()).unwrap();
         assert_eq!(
-            t.final_line(Some(Color::White)),
-            "White wins against spoiling: Black's camp is full and holds a White piece (ply 100)."
+            t.final_line(&super::super::ended(&t)),
+            "White wins 1 point: Black still had a piece in their own starting camp after their \
+             30th move (the evacuation rule) (ply 59)."
         );
-        let mut t = table_at(START, HalmaOptions { ply_limit: Some(1) });
+        let mut t = table_at(
+            START,
+            HalmaOptions {
+                ply_limit: Some(1),
+                evacuation: None,
+            },
+        );
         t.apply(t.read_play("a4-a5").unwrap()).unwrap();
         assert_eq!(
-            t.final_line(None),
-            "Drawn: the ply limit of 1 was reached without a winner."
+            t.final_line(&super::super::ended(&t)),
+            "Drawn: the game reached its ply limit of 1 without a winner (ply 1)."
         );
         let mut t = table_at(START, HalmaOptions::default());
         for _ in 0..2 {
@@ -427,7 +423,7 @@ mod tests {
                 t.apply(t.read_play(text).unwrap()).unwrap();
             }
         }
-        assert_eq!(t.final_line(None), "Drawn by threefold repetition (ply 8).");
+        assert_eq!(t.final_line(&super::super::ended(&t)), "Drawn: the same position, with the same side to move, stood for the third time (ply 8).");
     }
 
     #[test]
@@ -444,11 +440,17 @@ mod tests {
             }
         };
         let (what, levels) = parse(&[]).unwrap();
-        assert_eq!(what, "Grasshopper (Halma) on 8x8, ply limit 400");
+        assert_eq!(
+            what,
+            "Grasshopper (Halma) on 8x8, ply limit 400, evacuation by move 30"
+        );
         assert_eq!(levels.white, None);
         assert_eq!(levels.black, Some(Level::Random));
         let (what, _) = parse(&["--size", "10", "--ply-limit", "50"]).unwrap();
-        assert_eq!(what, "Grasshopper (Halma) on 10x10, ply limit 50");
+        assert_eq!(
+            what,
+            "Grasshopper (Halma) on 10x10, ply limit 50, evacuation by move 50"
+        );
         // Every level of the factory is offered, so a new level needs no CLI change.
         let (_, levels) = parse(&["--white", "strong", "--black", "medium"]).unwrap();
         assert_eq!(levels.white, Some(Level::Strong));

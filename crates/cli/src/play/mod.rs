@@ -31,7 +31,7 @@ use human::Command;
 use std::io::{BufRead, ErrorKind, Write};
 use tabula_ai::bots::NoSuchBot;
 use tabula_ai::{Bot, Level};
-use tabula_core::{ByColor, ChaChaDice, Color, Decision, DiceRoll, DiceSource, Status};
+use tabula_core::{ByColor, ChaChaDice, Color, Decision, DiceRoll, DiceSource, Outcome, Status};
 
 /// What the terminal loop needs of one game's session, its bots and its narrator.
 trait Table {
@@ -77,7 +77,7 @@ trait Table {
     /// "in game 2, score 1-0 to 3", "at ply 12, White to move".
     fn progress(&self) -> String;
     /// The last line once the session is over.
-    fn final_line(&self, winner: Option<Color>) -> String;
+    fn final_line(&self, outcome: &Outcome) -> String;
 }
 
 /// `human` or a bot level.
@@ -181,6 +181,15 @@ fn score_line(score: ByColor<u32>, match_length: Option<u32>) -> String {
     match match_length {
         Some(n) => format!("score {}-{} to {n}", score.white, score.black),
         None => format!("total White {}, Black {}", score.white, score.black),
+    }
+}
+
+/// The outcome of a finished table (tests of the final lines).
+#[cfg(test)]
+fn ended<T: Table>(table: &T) -> Outcome {
+    match table.status() {
+        Status::Over(outcome) => outcome,
+        other => panic!("the game is not over: {other:?}"),
     }
 }
 
@@ -317,7 +326,7 @@ fn drive<T: Table>(
         }
         match table.status() {
             Status::Over(outcome) => {
-                writeln!(out, "{}", table.final_line(outcome.winner))?;
+                writeln!(out, "{}", table.final_line(&outcome))?;
                 return Ok(());
             }
             Status::Chance(_) => table.roll(dice.roll())?,
@@ -388,6 +397,7 @@ fn refuse_halma_options(args: &PlayArgs) -> Result<()> {
     let given = [
         (args.size.is_some(), "--size"),
         (args.ply_limit.is_some(), "--ply-limit"),
+        (args.evacuation.is_some(), "--evacuation"),
     ];
     match given.iter().find(|(given, _)| *given) {
         Some((_, flag)) => Err(bad_input(format!(

@@ -5,7 +5,7 @@
 //! own when a person must decide next (they need to see it before the board).
 
 use tabula_core::{ByColor, Color, Dice, DiceRoll};
-use tabula_tables::backgammon::{Action, Backgammon, Ending, Event, GameResult, GameState};
+use tabula_tables::backgammon::{Action, Backgammon, Event, GameResult, GameState};
 use tabula_tables::notation::format_move;
 use tabula_tables::Position;
 
@@ -23,14 +23,6 @@ pub struct Narrator {
 /// The play from `board` with `dice` that reaches `after`, in gnubg notation.
 pub fn play_text(board: &Position, dice: Dice, after: &Position) -> String {
     format_move(board, after, dice).unwrap_or_else(|| "?".to_string())
-}
-
-pub(super) fn points(n: u32) -> String {
-    if n == 1 {
-        "1 point".to_string()
-    } else {
-        format!("{n} points")
-    }
 }
 
 /// "a single game", "a gammon", "a backgammon".
@@ -179,20 +171,18 @@ impl Narrator {
         })
     }
 
+    /// A finished game: who won how many points and why, then the score.
     fn result(&self, r: GameResult, session: &Backgammon) -> String {
-        let winner = &self.names[r.winner];
-        let what = match r.ending {
-            Ending::BoreOff => {
-                format!("{winner} wins {}, {}", kind(r.multiplier), points(r.points))
-            }
-            Ending::Dropped => format!("{winner} wins {}", points(r.points)),
-            Ending::Resigned => format!(
-                "{winner} wins {} by resignation, {}",
-                kind(r.multiplier),
-                points(r.points)
-            ),
+        let names = ByColor {
+            white: self.names.white.as_str(),
+            black: self.names.black.as_str(),
         };
-        format!("{what}; {}", score_text(session))
+        let sentence = r.outcome().sentence(names);
+        format!(
+            "{}; {}",
+            sentence.trim_end_matches('.'),
+            score_text(session)
+        )
     }
 }
 
@@ -252,7 +242,7 @@ mod tests {
             act(&mut n, &mut s, Action::Drop),
             [
                 "Black drops",
-                "White wins 1 point; score 1-0 to 5",
+                "White wins 1 point: Black refused White's double; score 1-0 to 5",
                 "Game 2 (score 1-0 to 5)"
             ]
         );
@@ -311,7 +301,7 @@ mod tests {
             act(&mut n, &mut s, Action::AcceptResignation),
             [
                 "White accepts the resignation",
-                "White wins a gammon by resignation, 2 points; score 2-0 to 3",
+                "White wins 2 points: Black resigned a gammon and White accepted; score 2-0 to 3",
                 "Game 2 (score 2-0 to 3), the Crawford game"
             ]
         );

@@ -10,7 +10,7 @@ use crate::error::bad_input;
 use crate::PlayArgs;
 use anyhow::Result;
 use tabula_ai::{bots, Level};
-use tabula_core::{ByColor, Color, Decision, DiceRoll, Game, Status};
+use tabula_core::{ByColor, Color, Decision, DiceRoll, Game, Outcome, Status};
 use tabula_tables::never_finishing::{
     Action, BadLength, NeverFinishing, NfGame, NfOptions, Scoring,
 };
@@ -221,12 +221,12 @@ impl Table for NfTable {
         )
     }
 
-    fn final_line(&self, winner: Option<Color>) -> String {
+    fn final_line(&self, outcome: &Outcome) -> String {
         final_line(
             self.session.score(),
             match_length(&self.session),
             self.session.results().len(),
-            winner,
+            outcome.winner,
         )
     }
 }

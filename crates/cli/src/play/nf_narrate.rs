@@ -5,7 +5,6 @@
 //! decides who starts (the winner rolls both dice again), and a game after the first is
 //! started by the previous game's winner without an opening roll; both are said.
 
-use super::narrate::{kind, points};
 use super::score_line;
 use tabula_core::{ByColor, Color, DiceRoll};
 use tabula_tables::never_finishing::{Action, NeverFinishing, NfEvent, NfGame, NfResult, Scoring};
@@ -133,17 +132,19 @@ impl NfNarrator {
         }
     }
 
+    /// A finished game: who won how many points and why (or the dead-position draw), then
+    /// the score.
     fn result(&self, r: NfResult, session: &NeverFinishing) -> String {
-        let what = match r.winner {
-            Some(w) => format!(
-                "{} wins {}, {}",
-                self.names[w],
-                kind(r.points),
-                points(r.points)
-            ),
-            None => "Dead position: the game is drawn".to_string(),
+        let names = ByColor {
+            white: self.names.white.as_str(),
+            black: self.names.black.as_str(),
         };
-        format!("{what}; {}", nf_score_text(session))
+        let sentence = r.outcome().sentence(names);
+        format!(
+            "{}; {}",
+            sentence.trim_end_matches('.'),
+            nf_score_text(session)
+        )
     }
 }
 
@@ -229,7 +230,7 @@ mod tests {
             play(&mut n, &mut s, "1/off(2)"),
             [
                 "White plays 1/off(2)",
-                "White wins a single game, 1 point; score 1-0 to 3",
+                "White wins 1 point: White bore off all their checkers first; score 1-0 to 3",
                 "Game 2 (score 1-0 to 3): White won the last game and starts"
             ]
         );
@@ -245,12 +246,14 @@ mod tests {
         let r = NfResult {
             winner: None,
             points: 0,
+            reason: tabula_core::EndReason::DeadPosition,
         };
         let s = NeverFinishing::new(NfOptions::default()).unwrap();
         let n = NfNarrator::new(names());
         assert_eq!(
             n.result(r, &s),
-            "Dead position: the game is drawn; score 0-0 to 3"
+            "Drawn: no roll can ever move a checker of either side again (a dead position); \
+             score 0-0 to 3"
         );
     }
 }

@@ -67,21 +67,30 @@ fn grasshopper_pass_and_finished_games() {
         )]
     );
     // A won game and a game drawn by a pass meeting a pass have no moves.
-    for (over, why) in [
+    // The JSON says how the game ended, as a code and as a sentence.
+    for (over, winner, code, why) in [
         (
             "bb..../....../....../...... b 0-2 2#-0 - 4",
-            "White has won 2-0",
+            "\"white\"",
+            "scored-twice",
+            "White wins 1 point: White scored twice in succession, bearing off a wall \
+             after also scoring the previous point",
         ),
         (
             "bbbbbb/B...../wwwwww/bbbbbb b 8-0 0-0 p 14",
-            "Drawn: Black cannot move either after White's pass",
+            "null",
+            "both-passed",
+            "Drawn: neither player can act: a pass was answered by a pass",
         ),
     ] {
         let out = tabula(&["moves", "grasshopper", over, "--json"], "");
         assert!(out.status.success(), "{}", stderr(&out));
-        assert_eq!(stdout(&out), "{\"moves\":[]}\n");
+        let json = stdout(&out);
+        assert!(json.starts_with("{\"moves\":[],\"end\":{"), "{json}");
+        assert!(json.contains(&format!("\"winner\":{winner}")), "{json}");
+        assert!(json.contains(&format!("\"code\":\"{code}\"")), "{json}");
         let text = stdout(&tabula(&["moves", "grasshopper", over], ""));
-        assert_eq!(text, format!("No legal move: {why}.\n"));
+        assert!(text.starts_with(&format!("No legal move: {why}")), "{text}");
     }
 }
 
@@ -470,7 +479,7 @@ fn grasshopper_two_people_play_a_whole_game_to_a_draw() {
     );
     assert_eq!(
         text.lines().last().unwrap(),
-        "Drawn: neither side has a checker left (score 0-0, 20 turns)."
+        "Drawn: neither player has a checker left, in hand or on the board (score 0-0, 20 turns)."
     );
 }
 

@@ -96,9 +96,16 @@ fn halma_a_chain_of_jumps_shows_its_path_and_a_finished_game_has_no_moves() {
     let won = "8:4wwww/5www/6ww/7w/b7/bb6/bbb5/bbbb4:b:60";
     let out = tabula(&["moves", "halma-grasshopper", won, "--json"], "");
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(stdout(&out), "{\"moves\":[]}\n");
+    assert_eq!(
+        stdout(&out),
+        "{\"moves\":[],\"end\":{\"winner\":\"white\",\"code\":\"all-in-camp\",\
+         \"sentence\":\"White wins 1 point: all of White's pieces stand in Black's starting camp.\"}}\n"
+    );
     let text = stdout(&tabula(&["moves", "halma-grasshopper", won], ""));
-    assert!(text.starts_with("No legal move: White has won"), "{text}");
+    assert!(
+        text.starts_with("No legal move: White wins 1 point: all of White's pieces"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -170,12 +177,12 @@ fn halma_show_draws_both_start_positions() {
      a b c d e f g h
    +-----------------+
  8 | . . . .|X X X X | 8   X Black
- 7 | . . . . .|X X X | 7     in target camp 0 of 10
+ 7 | . . . . .|X X X | 7     in target camp 0 of 10, at home 10 (move 0 of 30)
  6 | . . . . . .|X X | 6
  5 | . . . . . . .|X | 5   White to move
  4 | O|. . . . . . . | 4   Ply 0 of 400
  3 | O O|. . . . . . | 3
- 2 | O O O|. . . . . | 2     in target camp 0 of 10
+ 2 | O O O|. . . . . | 2     in target camp 0 of 10, at home 10 (move 0 of 30)
  1 | O O O O|. . . . | 1   O White
    +-----------------+
      a b c d e f g h
@@ -188,14 +195,14 @@ Position: 8:4bbbb/5bbb/6bb/7b/w7/ww6/www5/wwww4:w:0
      a b c d e f g h i j
    +---------------------+
 10 | . . . . .|X X X X X | 10   X Black
- 9 | . . . . . .|X X X X | 9      in target camp 0 of 15
+ 9 | . . . . . .|X X X X | 9      in target camp 0 of 15, at home 15 (move 0 of 50)
  8 | . . . . . . .|X X X | 8
  7 | . . . . . . . .|X X | 7
  6 | . . . . . . . . .|X | 6    White to move
  5 | O|. . . . . . . . . | 5    Ply 0 of 600
  4 | O O|. . . . . . . . | 4
  3 | O O O|. . . . . . . | 3
- 2 | O O O O|. . . . . . | 2      in target camp 0 of 15
+ 2 | O O O O|. . . . . . | 2      in target camp 0 of 15, at home 15 (move 0 of 50)
  1 | O O O O O|. . . . . | 1    O White
    +---------------------+
      a b c d e f g h i j
@@ -225,14 +232,16 @@ fn halma_random_bots_play_a_game_to_the_end_deterministically() {
         "5",
         "--ply-limit",
         "60",
+        "--evacuation",
+        "0",
     ];
     let first = tabula(&args, "");
     assert!(first.status.success(), "{}", stderr(&first));
     let text = stdout(&first);
     assert!(
         text.starts_with(
-            "Grasshopper (Halma) on 8x8, ply limit 60: White (random, O) against \
-             Black (random, X). Seed 5 (replay with --seed 5)."
+            "Grasshopper (Halma) on 8x8, ply limit 60, no evacuation rule: White (random, O) \
+             against Black (random, X). Seed 5 (replay with --seed 5)."
         ),
         "{text}"
     );
@@ -241,7 +250,7 @@ fn halma_random_bots_play_a_game_to_the_end_deterministically() {
     assert!(text.contains(':'), "a jump told with its path: {text}");
     assert_eq!(
         text.lines().last().unwrap(),
-        "Drawn: the ply limit of 60 was reached without a winner."
+        "Drawn: the game reached its ply limit of 60 without a winner (ply 60)."
     );
     assert_eq!(stdout(&tabula(&args, "")), text, "same seed, same game");
     let mut other = args;
@@ -265,10 +274,12 @@ fn halma_random_bots_play_a_game_to_the_end_deterministically() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.starts_with("Grasshopper (Halma) on 10x10, ply limit 600"));
+    assert!(text.starts_with("Grasshopper (Halma) on 10x10, ply limit 600, evacuation by move 50"));
+    // Random play leaves a piece at home: the evacuation rule ends the game and says so.
     let last = text.lines().last().unwrap();
     assert!(
-        last.starts_with("Drawn") || last.contains(" wins"),
+        last.contains(" wins 1 point: ")
+            && last.contains("still had a piece in their own starting camp after their 50th move"),
         "{last}"
     );
 }
@@ -347,7 +358,10 @@ fn halma_two_people_agree_a_draw() {
         "{text}"
     );
     assert!(text.contains("Black accepts the draw"), "{text}");
-    assert_eq!(text.lines().last().unwrap(), "Drawn by agreement (ply 1).");
+    assert_eq!(
+        text.lines().last().unwrap(),
+        "Drawn: the players agreed to a draw (ply 1)."
+    );
 }
 
 #[test]

@@ -54,16 +54,23 @@ fn selfplay_prints_the_seeds_format_whatever_the_thread_count() {
         "the same seed gives the same games on any thread count"
     );
     let lines: Vec<&str> = one.lines().collect();
-    assert_eq!(lines.len(), 4, "{one}");
+    assert_eq!(lines.len(), 5, "{one}");
     assert!(lines[0].starts_with("Self-play of backgammon (money, one game each)"));
     assert!(lines[0].ends_with("20 games, seed 3."), "{}", lines[0]);
     assert_eq!(won_line(lines[1]).iter().sum::<u64>(), 20);
-    assert!(lines[2].starts_with("average length "), "{}", lines[2]);
-    assert!(lines[3].starts_with("points per game for White (random): "));
+    // How the games ended: every game counted once, by its reason's code.
+    assert!(lines[2].starts_with("ended by: "), "{}", lines[2]);
+    let ended: u64 = lines[2]["ended by: ".len()..]
+        .split(", ")
+        .map(|part| part.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(ended, 20, "{}", lines[2]);
+    assert!(lines[3].starts_with("average length "), "{}", lines[3]);
+    assert!(lines[4].starts_with("points per game for White (random): "));
     assert!(
-        lines[3].ends_with("(95 % confidence, over 20 games)"),
+        lines[4].ends_with("(95 % confidence, over 20 games)"),
         "{}",
-        lines[3]
+        lines[4]
     );
     // Another seed, other games.
     let mut other = args("2");
@@ -123,17 +130,18 @@ fn selfplay_duplicate_mode_plays_pairs_with_colours_swapped() {
     let text = selfplay(&args);
     assert!(text.contains("10 games in 5 duplicate pairs"), "{text}");
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 5, "{text}");
+    assert_eq!(lines.len(), 6, "{text}");
     assert!(
         lines[2].starts_with("random (--white) won "),
         "{}",
         lines[2]
     );
-    assert!(lines[4].starts_with("points per game for random (--white): "));
+    assert!(lines[3].starts_with("ended by: "), "{}", lines[3]);
+    assert!(lines[5].starts_with("points per game for random (--white): "));
     assert!(
-        lines[4].ends_with("over 5 duplicate pairs)"),
+        lines[5].ends_with("over 5 duplicate pairs)"),
         "{}",
-        lines[4]
+        lines[5]
     );
     let mut json_args = args.to_vec();
     json_args.push("--json");

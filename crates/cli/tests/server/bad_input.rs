@@ -135,6 +135,38 @@ async fn bad_input_changes_nothing(db: Database) {
         code(&alice.post("/api/games", bad_options).await),
         (400, "bad_options")
     );
+    // The Halma evacuation deadline: 0 (off) or pieces..=half the ply limit; not a number is
+    // bad JSON.
+    for (evacuation, want) in [
+        (json!(5), (400, "bad_options")),
+        (json!(201), (400, "bad_options")),
+        (json!(-1), (400, "bad_json")),
+        (json!("30"), (400, "bad_json")),
+    ] {
+        let body = json!({"options": {"game": "halma-grasshopper", "evacuation": evacuation},
+                          "opponent": {"kind": "bot", "level": "easy"}});
+        assert_eq!(
+            code(&alice.post("/api/games", body).await),
+            want,
+            "{evacuation}"
+        );
+    }
+    let off = json!({"options": {"game": "halma-grasshopper", "evacuation": 0},
+                     "opponent": {"kind": "bot", "level": "easy"}});
+    let (s, g) = alice.post("/api/games", off).await;
+    assert_eq!(s, 200, "{g}");
+    assert_eq!(
+        (&g["options"]["evacuation"], &g["view"]["evacuation"]),
+        (&json!(0), &json!(0))
+    );
+    let default = json!({"options": {"game": "halma-grasshopper", "size": 10},
+                         "opponent": {"kind": "bot", "level": "easy"}});
+    let (s, g) = alice.post("/api/games", default).await;
+    assert_eq!(s, 200, "{g}");
+    assert_eq!(
+        (&g["options"]["evacuation"], &g["view"]["evacuation"]),
+        (&json!(50), &json!(50))
+    );
     let bad_level =
         json!({"options": {"game": "backgammon"}, "opponent": {"kind": "bot", "level": "godlike"}});
     assert_eq!(

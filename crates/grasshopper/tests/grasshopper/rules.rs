@@ -1,23 +1,17 @@
 //! A test per rule of docs/rules/grasshopper.md, and the seeds' worked examples.
 
 use super::{moves, play, pos, pt};
-use tabula_core::{Color, Decision, DiceRoll, Game, GameId, Outcome, Status};
+use tabula_core::{Color, Decision, DiceRoll, EndReason, Game, GameId, Outcome, Status};
 use tabula_grasshopper::{
     Action, Cell, Checkers, Grasshopper, GrasshopperError, IllegalMove, Position,
 };
 
-fn draw() -> Option<Outcome> {
-    Some(Outcome {
-        winner: None,
-        points: 0,
-    })
+fn draw(reason: EndReason) -> Option<Outcome> {
+    Some(Outcome::draw(reason))
 }
 
 fn win(c: Color) -> Option<Outcome> {
-    Some(Outcome {
-        winner: Some(c),
-        points: 1,
-    })
+    Some(Outcome::win(c, 1, EndReason::ScoredTwice))
 }
 
 // --- The seeds' worked examples -------------------------------------------------------
@@ -464,7 +458,7 @@ fn discard_removes_a_single_in_d_without_scoring_only_when_all_that_is_left_is_s
 fn the_game_is_drawn_when_neither_player_has_a_checker_left() {
     let p = pos("....../....../....../WB.... w 0-0 0-0 - 2");
     let p = play(p, &["off 19", "off 20"]);
-    assert_eq!(p.outcome(), draw());
+    assert_eq!(p.outcome(), draw(EndReason::NoCheckersLeft));
     assert!(p.legal_actions().is_empty());
     let mut g = Grasshopper::from_position(p);
     assert!(matches!(g.status(), Status::Over(o) if o.winner.is_none()));
@@ -479,7 +473,7 @@ fn a_pass_followed_by_a_pass_is_a_draw() {
     let p = pos("bbbbbb/B...../wwwwww/bbbbbb w 8-0 0-0 - 14");
     assert_eq!(moves(&p), ["pass"]);
     let p = play(p, &["pass"]);
-    assert_eq!(p.outcome(), draw());
+    assert_eq!(p.outcome(), draw(EndReason::BothPassed));
     assert!(p.legal_actions().is_empty());
     // The same position with the pass flag set reads back from text.
     assert_eq!(pos("bbbbbb/B...../wwwwww/bbbbbb b 8-0 0-0 p 14"), p);

@@ -69,7 +69,7 @@ proptest! {
         plies in 0..300usize,
         limit in prop::option::of(1..300u32),
     ) {
-        let options = HalmaOptions { ply_limit: limit };
+        let options = HalmaOptions { ply_limit: limit, evacuation: None };
         let (game, log) = random_game(size_of(size), options, seed, plies);
         let start = HalmaGrasshopper::from_position(Position::start(size_of(size)), options);
         let replayed = replay(start, &log, &mut NoDice).unwrap();
@@ -98,10 +98,10 @@ proptest! {
     }
 
     #[test]
-    fn winners_are_mirrored(seed in any::<u64>()) {
-        let p = scattered(seed);
+    fn winners_are_mirrored(seed in any::<u64>(), ply in 0..120u32, deadline in 0..40u32) {
+        let p = scattered(seed).with_ply(ply);
         let flip = |w: Option<(Color, tabula_halma::WinKind)>| w.map(|(c, k)| (c.other(), k));
-        prop_assert_eq!(p.mirrored().winner(), flip(p.winner()));
+        prop_assert_eq!(p.mirrored().winner(deadline), flip(p.winner(deadline)));
         prop_assert_eq!(p.mirrored().mirrored(), p);
     }
 }

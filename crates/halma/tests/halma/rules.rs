@@ -2,7 +2,7 @@
 
 use crate::common::*;
 use std::collections::BTreeSet;
-use tabula_core::{Color, Decision, DiceRoll, Game, Outcome, Status};
+use tabula_core::{Color, Decision, DiceRoll, EndReason, Game, Outcome, Status};
 use tabula_halma::notation::MoveText;
 use tabula_halma::{
     Action, BoardSize, DrawKind, End, HalmaError, HalmaGrasshopper, HalmaOptions, IllegalMove,
@@ -314,69 +314,231 @@ fn a_player_wins_when_all_their_pieces_stand_in_the_target_camp() {
     );
     assert_eq!(
         g.status(),
-        Status::Over(Outcome {
-            winner: Some(Color::White),
-            points: 1
-        })
+        Status::Over(Outcome::win(Color::White, 1, EndReason::AllInCamp))
     );
     assert!(g.legal_actions().is_empty());
     assert_eq!(g.apply(&Action::Pass), Err(HalmaError::GameOver));
 }
 
-#[test]
-fn a_full_target_camp_holding_one_own_piece_wins_against_spoiling() {
-    // Black never left: nine Black pieces at home, White takes the last square.
-    let p = place(
-        8,
-        "c3 d3 e3 f3 c4 d4 e4 f4 c5 g4",
-        "e8 f8 g8 h8 f7 g7 h7 g6 h6 a8",
-        Color::White,
-    );
-    let mut g = game(p);
-    play(&mut g, "g4-h5");
-    assert_eq!(
-        g.end(),
-        Some(End::Win {
-            winner: Color::White,
-            kind: WinKind::AntiSpoiling
-        })
-    );
+/// The start with `plies` plies already played (each side's moves counted from it).
+fn at_ply(p: Position, plies: u32) -> Position {
+    p.with_ply(plies)
 }
 
 #[test]
-fn anti_spoiling_can_hand_the_win_to_the_opponent_of_the_mover() {
-    // White fills the last square of its own camp, which holds a Black piece (a1): after the
-    // mover, the opponent is checked, and Black's target is full with one Black piece in it.
-    let p = place(
-        8,
-        "b1 c1 d1 a2 b2 c2 a3 b3 b5 h1",
-        "a1 e8 f8 g8 h8 f7 g7 h7 g6 h6",
-        Color::White,
+fn the_ply_6_raid_into_a_vacated_home_square_no_longer_wins() {
+    // Black's h7 jumps the whole board into b1, which White had just left: White's camp is
+    // then full (nine White pieces and one Black). The old full-camp rule gave Black the game
+    // here; under the evacuation rule play goes on.
+    let mut g = HalmaGrasshopper::new(BoardSize::Eight);
+    play(&mut g, "a1-c3 h5-g4 b1-a1 f7-e6 c3-d4 h7-b1");
+    let p = *g.position();
+    let camp = p.camp(Color::White);
+    assert_eq!(p.occupied().0 & camp.0, camp.0, "White's camp is full");
+    assert!(p.pieces(Color::Black).contains(sq("b1")));
+    assert_eq!(g.end(), None);
+    assert!(!g.legal_actions().is_empty());
+    // The same after four plies (a1-c3, g6-f6, c3-d4, then g7 jumps to a1).
+    let mut g = HalmaGrasshopper::new(BoardSize::Eight);
+    play(&mut g, "a1-c3 g6-f6 c3-d4 g7-a1");
+    assert_eq!(g.end(), None);
+}
+
+#[test]
+fn the_evacuation_deadline_defaults_to_30_moves_on_8x8_and_50_on_10x10() {
+    assert_eq!(HalmaGrasshopper::new(BoardSize::Eight).evacuation(), 30);
+    assert_eq!(HalmaGrasshopper::new(BoardSize::Ten).evacuation(), 50);
+    let options = HalmaOptions {
+        ply_limit: None,
+        evacuation: Some(12),
+    };
+    let g = HalmaGrasshopper::from_position(Position::start(BoardSize::Ten), options);
+    assert_eq!(g.evacuation(), 12);
+}
+
+#[test]
+fn each_side_s_moves_are_counted_from_the_ply_count_and_the_side_to_move() {
+    let p = Position::start(BoardSize::Eight);
+    assert_eq!(
+        (p.moves_made(Color::White), p.moves_made(Color::Black)),
+        (0, 0)
     );
-    let mut g = game(p);
-    play(&mut g, "b5-a4");
+    // After White's 30th move: ply 59, Black to move.
+    let p = p.with_ply(59).with_to_move(Color::Black);
+    assert_eq!(
+        (p.moves_made(Color::White), p.moves_made(Color::Black)),
+        (30, 29)
+    );
+    let p = p.with_ply(60).with_to_move(Color::White);
+    assert_eq!(
+        (p.moves_made(Color::White), p.moves_made(Color::Black)),
+        (30, 30)
+    );
+}
+
+/// White to make its 30th move (ply 58): a1 still at home, b4 able to leave or not.
+fn deadline_position() -> Position {
+    at_ply(
+        place(
+            8,
+            "a1 c5 d5 e5 f5 c6 d6 e6 f6 d7",
+            "a6 b6 a7 b7 c7 a8 b8 c8 d8 h1",
+            Color::White,
+        ),
+        58,
+    )
+}
+
+#[test]
+fn a_piece_still_at_home_after_the_30th_move_loses() {
+    let mut g = game(deadline_position());
+    assert_eq!(g.end(), None);
+    play(&mut g, "d7-e7");
     assert_eq!(
         g.end(),
         Some(End::Win {
             winner: Color::Black,
-            kind: WinKind::AntiSpoiling
+            kind: WinKind::NotEvacuated
         })
+    );
+    assert_eq!(
+        g.status(),
+        Status::Over(Outcome::win(
+            Color::Black,
+            1,
+            EndReason::NotEvacuated { moves: 30 }
+        ))
+    );
+    assert!(g.legal_actions().is_empty());
+}
+
+#[test]
+fn the_last_piece_leaving_home_on_the_30th_move_is_in_time() {
+    let mut g = game(deadline_position());
+    play(&mut g, "a1-b2");
+    assert!(
+        matches!(
+            g.end(),
+            Some(End::Win {
+                winner: Color::Black,
+                ..
+            })
+        ),
+        "b2 is still in White's camp"
+    );
+    let mut g = game(deadline_position().with_ply(56));
+    play(&mut g, "a1-b2 h1-g1 b2-c3");
+    assert_eq!(
+        g.end(),
+        None,
+        "c3 is outside the camp: evacuated on move 30"
+    );
+}
+
+/// Ply 60, White to move (30 moves made each): nothing of White's at home; c5 can jump
+/// b4 into a3 (in the camp), then b3 out to c3.
+fn after_deadline_position() -> Position {
+    at_ply(
+        place(
+            8,
+            "c5 d5 e5 f5 c6 d6 e6 f6 d7 h5",
+            "b4 b3 a6 b6 a7 b7 c7 a8 b8 c8",
+            Color::White,
+        ),
+        60,
+    )
+}
+
+#[test]
+fn a_piece_moved_back_into_its_own_camp_after_the_deadline_loses() {
+    let mut g = game(after_deadline_position());
+    assert_eq!(g.end(), None);
+    play(&mut g, "c5-a3");
+    assert_eq!(
+        g.end(),
+        Some(End::Win {
+            winner: Color::Black,
+            kind: WinKind::ReturnedToCamp
+        })
+    );
+    assert_eq!(
+        g.status(),
+        Status::Over(Outcome::win(Color::Black, 1, EndReason::ReturnedToCamp))
+    );
+}
+
+#[test]
+fn a_chain_passing_through_the_own_camp_does_not_lose() {
+    let mut g = game(after_deadline_position());
+    // The only chain from c5 to c3 is c5:a3:c3 (c4 is empty, so there is no direct jump).
+    g.apply(&Action::parse(g.position(), "c5:a3:c3").unwrap())
+        .unwrap();
+    assert!(g.position().pieces(Color::White).contains(sq("c3")));
+    assert_eq!(g.end(), None);
+}
+
+#[test]
+fn a_position_set_up_past_the_deadline_with_a_piece_at_home_is_lost() {
+    // White to move at ply 80 (40 moves made each) with a1 at home: lost already (in play
+    // only a return can get a piece home after the deadline).
+    let p = deadline_position().with_ply(80);
+    assert_eq!(
+        game(p).end(),
+        Some(End::Win {
+            winner: Color::Black,
+            kind: WinKind::ReturnedToCamp
+        })
+    );
+    // At ply 58 White has made 29 moves: not yet.
+    assert_eq!(game(deadline_position()).end(), None);
+}
+
+#[test]
+fn evacuation_0_switches_the_rule_off_and_spoiling_is_possible_again() {
+    let off = HalmaOptions {
+        ply_limit: None,
+        evacuation: Some(0),
+    };
+    let mut g = HalmaGrasshopper::from_position(deadline_position(), off);
+    play(&mut g, "d7-e7");
+    assert_eq!(g.end(), None, "a1 may stay at home");
+    // A Black piece that never leaves h8 keeps White from ever filling its target: with the
+    // rule off nothing ends that but a draw.
+    let spoiler = at_ply(
+        place(
+            8,
+            "e8 f8 g8 f7 g7 h7 g6 h6 h5 g5",
+            "h8 a1 b1 c1 d1 a2 b2 c2 a3 b3",
+            Color::White,
+        ),
+        200,
+    );
+    let g = HalmaGrasshopper::from_position(spoiler, off);
+    assert_eq!(g.end(), None);
+    let g = game(spoiler);
+    assert_eq!(
+        g.end(),
+        Some(End::Win {
+            winner: Color::White,
+            kind: WinKind::ReturnedToCamp
+        }),
+        "with the rule on, Black's h8 loses (a set-up position past the deadline)"
     );
 }
 
 #[test]
 fn the_mover_is_checked_before_the_opponent() {
-    // Both camps full, each holding a piece of the player it is the target of: both win
-    // conditions hold, and the side that just moved (not the side to move) wins.
-    let white = "e8 f8 g8 h8 f7 g7 h7 g6 h6 a1";
-    let black = "h5 b1 c1 d1 a2 b2 c2 a3 b3 a4";
+    // Set-up positions only: each side's pieces all stand in its target camp. The side that
+    // just moved (not the side to move) wins.
+    let white = BLACK_CAMP_8;
+    let black = WHITE_CAMP_8;
     for (to_move, winner) in [(Color::Black, Color::White), (Color::White, Color::Black)] {
         let g = game(place(8, white, black, to_move));
         assert_eq!(
             g.end(),
             Some(End::Win {
                 winner,
-                kind: WinKind::AntiSpoiling
+                kind: WinKind::AllInCamp
             })
         );
     }
@@ -398,10 +560,7 @@ fn threefold_repetition_of_a_position_with_the_same_side_to_move_draws() {
     assert_eq!(g.end(), Some(End::Draw(DrawKind::Repetition)));
     assert_eq!(
         g.status(),
-        Status::Over(Outcome {
-            winner: None,
-            points: 0
-        })
+        Status::Over(Outcome::draw(EndReason::Repetition))
     );
 }
 
@@ -419,16 +578,29 @@ fn the_same_pieces_with_the_other_side_to_move_are_another_position() {
 fn the_ply_limit_draws_and_defaults_to_400_on_8x8_and_600_on_10x10() {
     assert_eq!(HalmaGrasshopper::new(BoardSize::Eight).ply_limit(), 400);
     assert_eq!(HalmaGrasshopper::new(BoardSize::Ten).ply_limit(), 600);
-    let options = HalmaOptions { ply_limit: Some(6) };
+    let options = HalmaOptions {
+        ply_limit: Some(6),
+        evacuation: None,
+    };
     let mut g = HalmaGrasshopper::from_position(Position::start(BoardSize::Eight), options);
     play(&mut g, "a4-a5 h5-h4 b3-b4 g6-g5 c2-c3");
     assert_eq!(g.end(), None);
     play(&mut g, "f7-f6");
     assert_eq!(g.position().ply(), 6);
     assert_eq!(g.end(), Some(End::Draw(DrawKind::PlyLimit)));
-    // A position set up at the limit is over at once.
+    // A position set up at the limit is over at once (the start, so with the evacuation rule
+    // off: at ply 600 everybody's pieces would have had to leave home long ago).
     let at_limit = Position::start(BoardSize::Ten).with_ply(600);
-    assert_eq!(game(at_limit).end(), Some(End::Draw(DrawKind::PlyLimit)));
+    let no_evacuation = HalmaOptions {
+        ply_limit: None,
+        evacuation: Some(0),
+    };
+    let g = HalmaGrasshopper::from_position(at_limit, no_evacuation);
+    assert_eq!(g.end(), Some(End::Draw(DrawKind::PlyLimit)));
+    assert_eq!(
+        g.status(),
+        Status::Over(Outcome::draw(EndReason::PlyLimit { plies: 600 }))
+    );
 }
 
 #[test]

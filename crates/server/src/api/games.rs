@@ -87,7 +87,9 @@ pub struct GameView {
     pub summary: GameSummary,
     /// The options.
     pub options: Value,
-    /// The state (board, dice, cube, score, status, legal actions, notation).
+    /// The state (board, dice, cube, score, status, legal actions, notation), with `result`
+    /// (a `GameEnd` once the game is over, else null) and, for backgammon and Never-Finishing,
+    /// `games` (a `FinishedGame` for every game of the match or session that has ended).
     pub view: Value,
     /// Who must send the nonce of the roll the game waits for: `white`, `black`, `either`,
     /// `server`, or null when no roll is due.
@@ -123,7 +125,7 @@ pub(super) async fn game_view(
     Ok(GameView {
         summary: summary(state, row).await?,
         options: serde_json::from_str(&row.options).unwrap_or(Value::Null),
-        view: game.table.view(),
+        view: game.view(),
         roller: if row.state == "playing" {
             roller_name(game.roller())
         } else {
@@ -179,13 +181,14 @@ pub async fn create(
 ) -> Result<Json<GameView>, ApiError> {
     Table::new(&req.options)
         .map_err(|e| ApiError::new(axum::http::StatusCode::BAD_REQUEST, "bad_options", e))?;
+    let options = req.options.resolved();
     let client_seed = check_seed(req.client_seed)?;
     let color = req.color.unwrap_or(Color::White);
     let seed = ServerSeed::generate();
     let mut row = GameRow {
         id: auth::new_id(),
-        game_type: req.options.game_id().as_str().to_string(),
-        options: serde_json::to_string(&req.options).map_err(ApiError::internal)?,
+        game_type: options.game_id().as_str().to_string(),
+        options: serde_json::to_string(&options).map_err(ApiError::internal)?,
         white_id: None,
         black_id: None,
         white_bot: None,
@@ -277,7 +280,12 @@ pub async fn join(
             } else {
                 Color::Black
             };
-            Ok(Change::Join(color, me.id.clone(), client_seed.clone()))
+            Ok(Change::Join {
+                color,
+                player: me.id.clone(),
+                name: me.name.clone(),
+                seed: client_seed.clone(),
+            })
         })
         .await?;
     Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))

@@ -31,11 +31,42 @@ use utoipa::OpenApi;
         super::records::export,
         super::stats::stats,
     ),
-    components(schemas(crate::error::ErrorBody, crate::games::GameOptions))
+    components(schemas(
+        crate::error::ErrorBody,
+        crate::games::GameOptions,
+        crate::games::GameEnd,
+        crate::games::FinishedGame
+    ))
 )]
 pub struct ApiDoc;
 
 /// `GET /api/openapi.json`.
 pub async fn spec() -> impl IntoResponse {
     axum::Json(ApiDoc::openapi())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_document_describes_the_endings_and_the_halma_evacuation_option() {
+        let doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        let schemas = &doc["components"]["schemas"];
+        for field in ["winner", "points", "code", "sentence"] {
+            assert!(
+                schemas["GameEnd"]["properties"][field].is_object(),
+                "GameEnd.{field}"
+            );
+        }
+        let finished = schemas["FinishedGame"].to_string();
+        for field in ["number", "score", "board", "GameEnd"] {
+            assert!(finished.contains(field), "FinishedGame: {finished}");
+        }
+        assert!(
+            schemas["GameOptions"].to_string().contains("evacuation"),
+            "{}",
+            schemas["GameOptions"]
+        );
+    }
 }

@@ -70,13 +70,14 @@ pub async fn record(
     let game = state.load(&id).await?;
     let events = state.db.events(&id, 0).await?;
     let mut table = Table::new(&game.row.game_options()?).map_err(ApiError::internal)?;
-    let start = table.view();
+    let names = game.names();
+    let start = table.view(names);
     let mut steps = Vec::with_capacity(events.len());
     for event in events {
         crate::service::replay_event(&mut table, &event)?;
         steps.push(RecordStep {
             event,
-            state: table.view(),
+            state: table.view(names),
         });
     }
     let viewer = me.as_ref().map(|p| p.id.as_str());
@@ -116,7 +117,7 @@ pub async fn export(
             .unwrap_or_else(|| "?".into())
     };
     let text = match q.format.as_str() {
-        "tabula" => super::export::tabula_text(&game, &events, &name(&s.white), &name(&s.black)),
+        "tabula" => super::export::tabula_text(&game, &events, &name(&s.white), &name(&s.black))?,
         "mat" => super::export::mat_text(&game, &name(&s.white), &name(&s.black))?,
         other => {
             return Err(ApiError::bad_request(format!(

@@ -68,7 +68,7 @@ async fn catch_up(state: &AppState, id: &str, last: &mut i64, sink: &mut Sink) -
     *last = game.row.version;
     send(
         sink,
-        json!({"type": "state", "version": game.row.version, "state": game.table.view(),
+        json!({"type": "state", "version": game.row.version, "state": game.view(),
                "game_state": game.row.state}),
     )
     .await

@@ -2,11 +2,11 @@
 //! `resign single|gammon|backgammon`, `accept`, `reject`, or a move in gnubg's notation
 //! (`8/3 6/3`).
 
-use super::Adapter;
+use super::{Adapter, Finished};
 use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};
 use tabula_core::{ByColor, Color, Game};
-use tabula_tables::backgammon::{Action, Backgammon, Mode, Options};
+use tabula_tables::backgammon::{Action, Backgammon, Event, Mode, Options};
 use tabula_tables::notation::move_text::{format_play, match_play};
 use tabula_tables::Position;
 
@@ -56,6 +56,15 @@ pub(super) fn board_json(white_view: &Position) -> Value {
 
 pub(super) fn score_json(score: ByColor<u32>) -> Value {
     json!({"white": score.white, "black": score.black})
+}
+
+/// The board as White sees it after `player` played to `after` (the board from the mover's
+/// side, as a move action holds it).
+pub(super) fn white_view(player: Color, after: Position) -> Position {
+    match player {
+        Color::White => after,
+        Color::Black => after.flip(),
+    }
 }
 
 impl Adapter for Backgammon {
@@ -116,6 +125,38 @@ impl Adapter for Backgammon {
     fn notation(&self) -> String {
         let game = self.game();
         tabula_tables::notation::TablesPosition::new(game.board(), game.turn()).to_string()
+    }
+
+    fn finished(&self) -> Vec<Finished> {
+        // The session's log: each game's last board is the last move played in it (a game
+        // dropped or resigned before any move ends on the starting position).
+        let mut out = Vec::new();
+        let mut score = ByColor::default();
+        let (mut number, mut board) = (0, Position::START);
+        for event in self.events() {
+            match *event {
+                Event::GameStart { number: n, .. } => (number, board) = (n, Position::START),
+                Event::Acted {
+                    player,
+                    action: Action::Move(after),
+                } => board = white_view(player, after),
+                Event::GameOver(result) => {
+                    score[result.winner] += result.points;
+                    out.push(Finished {
+                        number,
+                        outcome: result.outcome(),
+                        score,
+                        board: board_json(&board),
+                    });
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn games_over(&self) -> usize {
+        self.results().len()
     }
 
     fn bot(level: Level, seed: u64) -> Box<dyn Bot<Self> + Send> {

@@ -7,14 +7,47 @@ use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};
 use tabula_core::{Color, Game};
 use tabula_halma::notation::{format_move, PathStyle};
-use tabula_halma::{Action, BoardSize, HalmaGrasshopper};
+use tabula_halma::{Action, BoardSize, HalmaGrasshopper, HalmaOptions};
 
-pub(super) fn new(size: u32) -> Result<HalmaGrasshopper, String> {
-    let size: BoardSize = size
-        .to_string()
+fn board_size(size: u32) -> Result<BoardSize, String> {
+    size.to_string()
         .parse()
-        .map_err(|e: tabula_halma::BadSize| e.to_string())?;
-    Ok(HalmaGrasshopper::new(size))
+        .map_err(|e: tabula_halma::BadSize| e.to_string())
+}
+
+/// The board's default evacuation deadline (`None` for a size the game refuses anyway).
+pub(super) fn default_evacuation(size: u32) -> Option<u32> {
+    board_size(size).ok().map(BoardSize::default_evacuation)
+}
+
+/// The evacuation deadlines the server accepts on a board: 0 (off), or from the number of
+/// pieces (fewer moves cannot empty the camp, so the first player would always lose) to half
+/// the ply limit (each side's moves before the game is drawn).
+fn evacuation_range(size: BoardSize) -> std::ops::RangeInclusive<u32> {
+    size.pieces()..=size.default_ply_limit() / 2
+}
+
+pub(super) fn new(size: u32, evacuation: Option<u32>) -> Result<HalmaGrasshopper, String> {
+    let size = board_size(size)?;
+    if let Some(n) = evacuation {
+        let range = evacuation_range(size);
+        if n != 0 && !range.contains(&n) {
+            let side = size.side();
+            return Err(format!(
+                "the evacuation deadline on {side}x{side} is 0 (off) or {} to {} moves, not {n}",
+                range.start(),
+                range.end()
+            ));
+        }
+    }
+    let options = HalmaOptions {
+        evacuation,
+        ..HalmaOptions::default()
+    };
+    Ok(HalmaGrasshopper::from_position(
+        tabula_halma::start(size),
+        options,
+    ))
 }
 
 impl Adapter for HalmaGrasshopper {
@@ -47,6 +80,7 @@ impl Adapter for HalmaGrasshopper {
             "pieces": {"white": squares(Color::White), "black": squares(Color::Black)},
             "ply": pos.ply(),
             "ply_limit": self.ply_limit(),
+            "evacuation": self.evacuation(),
             "draw_offer": self.draw_offer(),
         })
     }

@@ -12,9 +12,9 @@ mod halma;
 mod never_finishing;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};
-use tabula_core::{DiceRoll, Game, GameId, Status};
+use tabula_core::{ByColor, Color, DiceRoll, Game, GameId, Outcome, SessionEnd, Status};
 use utoipa::ToSchema;
 
 /// The options of a new game, one shape per game. Every field has a default.
@@ -57,6 +57,14 @@ pub enum GameOptions {
         /// 8 or 10.
         #[serde(default = "eight")]
         size: u32,
+        /// The evacuation deadline, in each player's own moves: a player with a piece still
+        /// in their own starting camp after this move loses, and so does one who moves a
+        /// piece back into it later. 0 switches the rule off; otherwise from the number of
+        /// pieces (10 on 8x8, 15 on 10x10) to half the ply limit (200 on 8x8, 300 on 10x10).
+        /// Absent or null: the board's default, 30 on 8x8 and 50 on 10x10 (a created game
+        /// stores the number).
+        #[serde(default)]
+        evacuation: Option<u32>,
     },
 }
 
@@ -84,6 +92,22 @@ impl GameOptions {
         }
     }
 
+    /// The options with the defaults that depend on other options filled in (the Halma
+    /// evacuation deadline), as a created game stores them: a later change of a default then
+    /// cannot change how a stored game replays.
+    pub fn resolved(&self) -> GameOptions {
+        match *self {
+            GameOptions::HalmaGrasshopper {
+                size,
+                evacuation: None,
+            } => GameOptions::HalmaGrasshopper {
+                size,
+                evacuation: halma::default_evacuation(size),
+            },
+            ref other => other.clone(),
+        }
+    }
+
     /// The match length, for the rating formulas of matches (FIBS); `None` otherwise.
     pub fn match_length(&self) -> Option<u32> {
         match *self {
@@ -106,6 +130,79 @@ trait Adapter: Game + Send + Sync + 'static {
     fn notation(&self) -> String;
     /// A bot of `level`, seeded.
     fn bot(level: Level, seed: u64) -> Box<dyn Bot<Self> + Send>;
+    /// The games of a match or session that have ended so far, in order (backgammon and
+    /// Never-Finishing; the other games are single games and list none).
+    fn finished(&self) -> Vec<Finished> {
+        Vec::new()
+    }
+    /// How many games of the match or session have ended (cheaper than [`Self::finished`]).
+    fn games_over(&self) -> usize {
+        0
+    }
+}
+
+/// One finished game of a backgammon or Never-Finishing match or session.
+struct Finished {
+    /// The game's number in the session, from 1.
+    number: u32,
+    /// Its result and the rule that ended it.
+    outcome: Outcome,
+    /// The score after it.
+    score: ByColor<u32>,
+    /// Its final board as White sees it, in the view's `board` shape.
+    board: Value,
+}
+
+/// How a game ended, as views give it (`view.result`, and each entry of `view.games`): the
+/// winner, the points, a stable code and a sentence naming the players.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct GameEnd {
+    /// `white`, `black`, or null for a draw.
+    #[schema(value_type = Option<String>)]
+    pub winner: Option<Color>,
+    /// Points won: a game's points; for a whole match or money session, the difference of
+    /// the final scores.
+    pub points: u32,
+    /// Why it ended, a stable kebab-case code: one game's rule (`single`, `gammon`,
+    /// `backgammon`, `jacoby-single`, `cube-dropped`, `resigned-single`, `resigned-gammon`,
+    /// `resigned-backgammon`, `dead-position`, `scored-twice`, `both-passed`,
+    /// `no-checkers-left`, `all-in-camp`, `not-evacuated`, `returned-to-camp`, `repetition`,
+    /// `ply-limit`, `agreement`), or for a whole match `match-won` and for a money session of
+    /// several games `session-complete`.
+    pub code: String,
+    /// The result in one sentence naming the players: who won what, and why (`Bob wins 2
+    /// points: Bob bore off all their checkers before Ann bore off any (a gammon).`).
+    pub sentence: String,
+}
+
+impl GameEnd {
+    /// `outcome` told with the players' `names`.
+    pub fn new(outcome: &Outcome, names: ByColor<&str>) -> GameEnd {
+        GameEnd {
+            winner: outcome.winner,
+            points: outcome.points,
+            code: outcome.code().to_string(),
+            sentence: outcome.sentence(names),
+        }
+    }
+}
+
+/// One finished game inside a backgammon or Never-Finishing match or session, as
+/// `view.games` lists them: the game's number, its [`GameEnd`], the score after it and its
+/// final position.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct FinishedGame {
+    /// The game's number, from 1.
+    pub number: u32,
+    /// How it ended.
+    #[serde(flatten)]
+    pub end: GameEnd,
+    /// The score after it: `{"white", "black"}`.
+    #[schema(value_type = Object)]
+    pub score: ByColor<u32>,
+    /// Its final position as White sees it, in the shape of the view's `board`.
+    #[schema(value_type = Object)]
+    pub board: Value,
 }
 
 /// One game of any of the four kinds.
@@ -150,7 +247,9 @@ impl Table {
             GameOptions::Grasshopper { checkers } => {
                 grasshopper::new(checkers).map(Table::Grasshopper)
             }
-            GameOptions::HalmaGrasshopper { size } => halma::new(size).map(Table::Halma),
+            GameOptions::HalmaGrasshopper { size, evacuation } => {
+                halma::new(size, evacuation).map(Table::Halma)
+            }
         }
     }
 
@@ -180,8 +279,56 @@ impl Table {
         each!(self, g => g.roll(roll).map_err(|e| e.to_string()))
     }
 
-    /// The state for clients: the game's own fields, plus `status`, `legal` and `notation`.
-    pub fn view(&self) -> Value {
+    /// The result once the game is over, with the rule that ended it. A money session of
+    /// one game (the server's money play) is that game's result; a longer session or a match
+    /// is the whole session's.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let Status::Over(outcome) = self.status() else {
+            return None;
+        };
+        if let Some(SessionEnd::Money { games: 1, .. }) = outcome.session {
+            if let Some(last) = self.finished().pop() {
+                return Some(last.outcome);
+            }
+        }
+        Some(outcome)
+    }
+
+    /// The finished games of a backgammon or Never-Finishing session, in order.
+    fn finished(&self) -> Vec<Finished> {
+        each!(self, g => g.finished())
+    }
+
+    /// The games of a backgammon or Never-Finishing match or session that have ended, in
+    /// order, told with the players' `names` (empty for the other games).
+    pub fn finished_games(&self, names: ByColor<&str>) -> Vec<FinishedGame> {
+        self.finished()
+            .into_iter()
+            .map(|f| FinishedGame {
+                number: f.number,
+                end: GameEnd::new(&f.outcome, names),
+                score: f.score,
+                board: f.board,
+            })
+            .collect()
+    }
+
+    /// How many games of a backgammon or Never-Finishing match or session have ended (0 for
+    /// the other games).
+    pub fn games_over(&self) -> usize {
+        each!(self, g => g.games_over())
+    }
+
+    /// The position in the game's own notation.
+    pub fn notation(&self) -> String {
+        each!(self, g => g.notation())
+    }
+
+    /// The state for clients: the game's own fields, plus `status`, `legal`, `notation`,
+    /// `result` (a [`GameEnd`] once over, else null) and, for the dice games, `games` (a
+    /// [`FinishedGame`] per game of the session that has ended). `names` are the players'
+    /// names, for the sentences.
+    pub fn view(&self, names: ByColor<&str>) -> Value {
         let mut view = each!(self, g => g.view());
         if let Value::Object(map) = &mut view {
             map.insert(
@@ -189,10 +336,12 @@ impl Table {
                 serde_json::to_value(self.status()).unwrap_or_default(),
             );
             map.insert("legal".into(), Value::from(self.legal()));
-            map.insert(
-                "notation".into(),
-                Value::from(each!(self, g => g.notation())),
-            );
+            map.insert("notation".into(), Value::from(self.notation()));
+            let result = self.outcome().map(|o| GameEnd::new(&o, names));
+            map.insert("result".into(), json!(result));
+            if self.has_dice() {
+                map.insert("games".into(), json!(self.finished_games(names)));
+            }
         }
         view
     }

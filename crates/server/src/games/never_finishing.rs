@@ -1,12 +1,14 @@
 //! Never-Finishing backgammon on the wire: the only action is a move, in gnubg's notation
 //! with `^` marking a trap (`13/7^ 8/7`).
 
-use super::backgammon::{board_json, score_json};
-use super::Adapter;
+use super::backgammon::{board_json, score_json, white_view};
+use super::{Adapter, Finished};
 use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};
-use tabula_core::Color;
-use tabula_tables::never_finishing::{Action as NfAction, NeverFinishing, NfOptions, Scoring};
+use tabula_core::{ByColor, Color};
+use tabula_tables::never_finishing::{
+    start_position, Action as NfAction, NeverFinishing, NfEvent, NfOptions, Scoring,
+};
 use tabula_tables::notation::move_text::{format_play, match_play_nf};
 use tabula_tables::{TablesGen, Trapping};
 
@@ -74,6 +76,38 @@ impl Adapter for NeverFinishing {
     fn notation(&self) -> String {
         let game = self.game();
         tabula_tables::notation::TablesPosition::new(game.board(), game.turn()).to_string()
+    }
+
+    fn finished(&self) -> Vec<Finished> {
+        let mut out = Vec::new();
+        let mut score = ByColor::default();
+        let (mut number, mut board) = (0, start_position());
+        for event in self.events() {
+            match *event {
+                NfEvent::GameStart { number: n, .. } => (number, board) = (n, start_position()),
+                NfEvent::Moved {
+                    player,
+                    action: NfAction::Move(after),
+                } => board = white_view(player, after),
+                NfEvent::GameOver(result) => {
+                    if let Some(winner) = result.winner {
+                        score[winner] += result.points;
+                    }
+                    out.push(Finished {
+                        number,
+                        outcome: result.outcome(),
+                        score,
+                        board: board_json(&board),
+                    });
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn games_over(&self) -> usize {
+        self.results().len()
     }
 
     fn bot(level: Level, seed: u64) -> Box<dyn Bot<Self> + Send> {

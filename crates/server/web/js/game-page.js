@@ -1,6 +1,7 @@
 // The game page: the board, the players, the controls of the decision at hand, the text box
-// for typed moves, the move list, live updates through the game's WebSocket, and the result
-// with the dice-verification line once the game is over.
+// for typed moves, the move list, live updates through the game's WebSocket, the end of each
+// game of a match (its final board and why it ended, until "Next game"), and the result with
+// the dice-verification line once the game is over.
 
 import { api, get, post, randomHex } from './api.js';
 import { h, clear, cap, other, GAME_NAMES, playerLink } from './dom.js';
@@ -50,11 +51,25 @@ export function rollerOf(view, summary) {
   return 'server';
 }
 
+/** A seat's name as the page shows it. */
+function seatName(summary, color) {
+  const p = summary[color];
+  return p ? p.name : cap(color);
+}
+
+/** The score line of a match or session: "alice 3, Tabula easy 1 (match to 5)". */
+export function scoreLine(score, summary, matchLength) {
+  return `${seatName(summary, 'white')} ${score.white}, ${seatName(summary, 'black')} ${score.black}` +
+    (matchLength ? ` (match to ${matchLength})` : '');
+}
+
 function describeStatus(view, summary, myColor) {
   const st = view.status;
   if (summary.state === 'waiting') return 'Waiting for an opponent to join.';
+  if (st.status === 'between') return `Game ${view.game_number} is over; game ${view.game_number + 1} follows when you press Next game.`;
   if (st.status === 'over') {
-    return st.winner ? `${cap(st.winner)} wins ${st.points} point${st.points === 1 ? '' : 's'}.` : 'The game is drawn.';
+    const w = (view.result && view.result.winner) || st.winner;
+    return w ? `The game is over: ${seatName(summary, w)} wins.` : 'The game is over: drawn.';
   }
   const mine = st.player === myColor;
   if (st.status === 'chance') {
@@ -87,6 +102,8 @@ export class GamePage {
     this.backoff = 500;
     this.autoRolled = null;
     this.showResign = false;
+    this.gamesSeen = null; // games of the match already over when the page learnt of them
+    this.between = null; // a finished game of the match shown until "Next game"
   }
 
   async start() {
@@ -147,6 +164,7 @@ export class GamePage {
     const moved = version !== this.version;
     this.version = version;
     this.view = view;
+    this.noteFinishedGames(view);
     if (gameState) this.summary.state = gameState;
     if (moved) {
       this.turn = null;
@@ -164,6 +182,37 @@ export class GamePage {
     }
     if (!quiet) this.render();
     return true;
+  }
+
+  /**
+   * A game of a match or session that ended while the page watched is announced: its final
+   * board and why it ended stay on the page until "Next game", although the server has
+   * already begun the next game. Games over before the page loaded, and the last game of a
+   * finished session (the result says it), are not.
+   */
+  noteFinishedGames(view) {
+    const games = view.games || [];
+    if (this.gamesSeen === null) { this.gamesSeen = games.length; return; }
+    if (games.length <= this.gamesSeen) return;
+    this.gamesSeen = games.length;
+    if (!view.result) {
+      this.between = games[games.length - 1];
+      this.selected = null;
+      this.choice = null;
+    } else this.between = null;
+  }
+
+  nextGame() {
+    this.between = null;
+    this.render();
+  }
+
+  /** The view the page draws: the live one, or the finished game of a match shown before the next. */
+  get shown() {
+    const v = this.view, b = this.between;
+    if (!b || !v) return v;
+    return { ...v, board: b.board, dice: null, score: b.score, game_number: b.number, cube: null, crawford_game: false,
+      status: { status: 'between' }, legal: [] };
   }
 
   applyGameView(g) {
@@ -330,6 +379,7 @@ export class GamePage {
   /** Sends the nonce for the opponent bot's roll, which only this player's client can. */
   maybeAutoRoll() {
     const v = this.view, me = this.myColor;
+    if (this.between) return; // the next game starts when the player has seen the last one end
     if (!me || this.summary.state !== 'playing' || !v || v.status.status !== 'chance') return;
     if (v.status.kind !== 'roll' || v.status.player === me) return;
     if (rollerOf(v, this.summary) !== me || this.autoRolled === this.version || this.busy) return;
@@ -339,11 +389,13 @@ export class GamePage {
 
   myDecision() {
     const v = this.view;
+    if (this.between) return false;
     return this.myColor && this.summary.state === 'playing' && v.status.status === 'decide' && v.status.player === this.myColor;
   }
 
   myRollDue() {
     const v = this.view, me = this.myColor;
+    if (this.between) return false;
     if (!me || this.summary.state !== 'playing' || v.status.status !== 'chance') return false;
     const r = rollerOf(v, this.summary);
     if (r !== me && r !== 'either') return false;
@@ -471,14 +523,17 @@ export class GamePage {
 
   render() {
     if (!this.boardWrap || !this.view) return;
-    const s = this.summary, v = this.view;
+    const s = this.summary, v = this.shown;
     document.title = `${GAME_NAMES[s.game]} — Tabula`;
     const optText = [];
     if (v.match_length) optText.push(`match to ${v.match_length}`);
     else if (DICE_GAMES.has(v.game)) optText.push('money game');
     if (v.game_number && DICE_GAMES.has(v.game)) optText.push(`game ${v.game_number}`);
     if (v.game === 'grasshopper') optText.push(`${v.checkers} checkers each`);
-    if (v.game === 'halma-grasshopper') optText.push(`${v.size}×${v.size}`, `ply ${v.ply} of ${v.ply_limit}`);
+    if (v.game === 'halma-grasshopper') {
+      optText.push(`${v.size}×${v.size}`, `ply ${v.ply} of ${v.ply_limit}`,
+        v.evacuation ? `evacuate by move ${v.evacuation}` : 'no evacuation rule');
+    }
     this.titleEl.textContent = `${GAME_NAMES[s.game]}` + (optText.length ? ` · ${optText.join(' · ')}` : '');
     this.renderBoard();
     this.renderPlayers();
@@ -487,7 +542,7 @@ export class GamePage {
     this.renderJoin();
     this.renderControls();
     this.renderMessage();
-    this.formEl.hidden = !this.myColor || s.state !== 'playing';
+    this.formEl.hidden = !this.myColor || s.state !== 'playing' || !!this.between;
     this.renderOver();
     this.renderMoves();
     clear(this.linksEl).append(
@@ -504,12 +559,12 @@ export class GamePage {
   }
 
   renderBoard() {
-    const v = this.view, s = this.summary;
+    const v = this.shown, s = this.summary;
     const bottom = this.myColor || 'white';
     const it = this.interaction();
     // after a re-render, keyboard users keep their place on the board
     const focused = this.keyboard && document.activeElement && document.activeElement.getAttribute && document.activeElement.getAttribute('data-testid');
-    const last = this.lastAction();
+    const last = this.between ? null : this.lastAction();
     let svg;
     if (DICE_GAMES.has(v.game)) {
       const turn = this.tablesTurn();
@@ -533,7 +588,9 @@ export class GamePage {
         cube: v.game === 'backgammon' ? v.cube : null, crawford: v.crawford_game,
         sources: it.sources, dests, selected: this.selected, last: lastMove,
         onClick: k => this.onBoardClick(k),
-        label: `${GAME_NAMES[v.game]} board, ${cap(bottom)} at the bottom; position ${v.notation}`,
+        label: this.between
+          ? `${GAME_NAMES[v.game]} board, ${cap(bottom)} at the bottom; the final position of game ${this.between.number}`
+          : `${GAME_NAMES[v.game]} board, ${cap(bottom)} at the bottom; position ${v.notation}`,
       });
       this.displayBoard = board;
     } else if (v.game === 'grasshopper') {
@@ -550,6 +607,7 @@ export class GamePage {
     svg.setAttribute('data-version', String(this.version));
     svg.setAttribute('data-game', v.game);
     svg.setAttribute('data-state', s.state);
+    if (this.between) svg.setAttribute('data-final-of-game', String(this.between.number));
     clear(this.boardWrap).append(svg);
     if (focused) {
       const again = this.boardWrap.querySelector(`[data-testid="${focused}"]`);
@@ -558,7 +616,7 @@ export class GamePage {
   }
 
   renderPlayers() {
-    const s = this.summary, v = this.view;
+    const s = this.summary, v = this.shown;
     const rows = [];
     const pips = DICE_GAMES.has(v.game) ? pipCounts(this.displayBoard || v.board) : null;
     const toMove = v.status.status === 'decide' ? v.status.player : v.status.status === 'chance' && v.status.kind === 'roll' ? v.status.player : null;
@@ -578,7 +636,7 @@ export class GamePage {
         ...bits));
     }
     if (v.game === 'backgammon' && v.crawford_game) rows.push(h('div', { class: 'badge crawford-badge', 'data-testid': 'crawford-game' }, 'Crawford game: no doubling'));
-    if (v.game === 'backgammon') rows.push(h('div', { class: 'muted small' }, `cube ${v.cube.value}` + (v.cube.owner ? `, owned by ${v.cube.owner}` : ', centred')));
+    if (v.game === 'backgammon' && v.cube) rows.push(h('div', { class: 'muted small' }, `cube ${v.cube.value}` + (v.cube.owner ? `, owned by ${v.cube.owner}` : ', centred')));
     clear(this.playersEl).append(...rows);
   }
 
@@ -615,7 +673,7 @@ export class GamePage {
   renderControls() {
     const el = clear(this.controlsEl);
     const v = this.view;
-    if (!v || this.summary.state !== 'playing' || !this.myColor) return;
+    if (!v || this.summary.state !== 'playing' || !this.myColor || this.between) return;
     const legal = new Set(v.legal);
     if (this.myRollDue()) {
       el.append(this.button('Roll', 'roll', () => this.roll(), { primary: true }));
@@ -678,16 +736,35 @@ export class GamePage {
     } else this.messageEl.className = 'message';
   }
 
+  /** A game of the match just ended: why, the score, and the button to go on. */
+  renderBetween() {
+    const b = this.between, v = this.view;
+    if (!b) return;
+    const total = v.match_length ? `Score: ${scoreLine(b.score, this.summary, v.match_length)}.` : '';
+    this.overEl.append(h('div', { class: 'between', role: 'status', 'data-testid': 'match-game-over', 'data-code': b.code, 'data-game-number': b.number },
+      h('p', { class: 'result' }, h('strong', {}, `Game ${b.number}: `), b.sentence),
+      total ? h('p', { 'data-testid': 'match-score' }, total) : null,
+      h('p', { class: 'small muted' }, `The board shows how game ${b.number} ended; game ${b.number + 1} has begun.`),
+      h('button', { type: 'button', class: 'primary', 'data-testid': 'next-game', onclick: () => this.nextGame() }, `Next game (game ${b.number + 1})`)));
+  }
+
   renderOver() {
     const s = this.summary, v = this.view;
     clear(this.overEl);
+    this.renderBetween();
     if (s.state !== 'finished') return;
     const st = v.status;
-    const winner = s.winner || (st.status === 'over' ? st.winner : null);
+    const r = v.result;
+    const winner = (r ? r.winner : null) || s.winner || (st.status === 'over' ? st.winner : null);
     const pts = s.points ?? st.points;
     const mine = this.myColor && winner ? (winner === this.myColor ? 'You win' : 'You lose') : null;
-    const text = winner ? `${cap(winner)} wins ${pts} point${pts === 1 ? '' : 's'}` : 'Drawn';
-    this.overEl.append(h('p', { class: 'result', 'data-testid': 'game-over' }, `Game over: ${text}.`, mine ? ` ${mine}.` : ''));
+    const text = r ? r.sentence : (winner ? `${cap(winner)} wins ${pts} point${pts === 1 ? '' : 's'}.` : 'Drawn.');
+    this.overEl.append(h('p', { class: 'result', 'data-testid': 'game-over', 'data-code': r ? r.code : null }, `Game over: ${text}`, mine ? ` ${mine}.` : ''));
+    const games = v.games || [];
+    if (games.length > 1) {
+      this.overEl.append(h('ol', { class: 'match-games small', 'data-testid': 'match-games', 'aria-label': 'The games of the match' },
+        ...games.map(g => h('li', { value: g.number, 'data-code': g.code }, `${g.sentence} (${scoreLine(g.score, s)})`))));
+    }
     if (DICE_GAMES.has(s.game)) {
       const d = s.dice;
       if (d && d.server_seed) {

@@ -53,6 +53,7 @@ export async function lobbyPage(app, main) {
   const autoDoubles = h('input', { type: 'number', min: 0, max: 15, value: 0, 'data-testid': 'opt-auto-doubles' });
   const checkers = select('opt-checkers', [2, 4, 6, 8, 10, 12, 14].map(n => [n, `${n} checkers`]), 14);
   const size = select('opt-size', [[8, '8×8 (10 pieces)'], [10, '10×10 (15 pieces)']], 8);
+  const evacuation = h('input', { type: 'number', min: 0, max: 300, placeholder: 'default', 'data-testid': 'opt-evacuation' });
   const opponent = select('opt-opponent', [['bot', 'a bot'], ['invite', 'a friend (invitation link)'], ['open', 'anyone (open seat in the lobby)']], 'bot');
   const level = select('opt-level', [['random', 'random'], ['easy', 'easy'], ['medium', 'medium'], ['strong', 'strong']], 'easy');
   const color = select('opt-color', [['white', 'White'], ['black', 'Black']], 'white');
@@ -64,6 +65,7 @@ export async function lobbyPage(app, main) {
   const moneyFields = h('div', { class: 'money' }, field('Beavers', beavers), field('Jacoby rule', jacoby), field('Automatic doubles', autoDoubles, 'on opening ties, at most'));
   const checkersField = field('Checkers each', checkers);
   const sizeField = field('Board', size);
+  const evacuationField = field('Evacuation deadline', evacuation, 'a piece still in your own camp after this move of yours loses; empty: 30 on 8×8, 50 on 10×10; 0: off');
   const levelField = field('Bot level', level);
   const sync = () => {
     const g = game.value;
@@ -74,6 +76,7 @@ export async function lobbyPage(app, main) {
     moneyFields.hidden = g !== 'backgammon' || !money;
     checkersField.hidden = g !== 'grasshopper';
     sizeField.hidden = g !== 'halma-grasshopper';
+    evacuationField.hidden = g !== 'halma-grasshopper';
     levelField.hidden = opponent.value !== 'bot';
   };
   for (const el of [game, matchLength, opponent]) el.addEventListener('input', sync);
@@ -90,7 +93,10 @@ export async function lobbyPage(app, main) {
         : { game: g, beavers: beavers.checked, jacoby: jacoby.checked, automatic_doubles: Number(autoDoubles.value) };
     } else if (g === 'never-finishing') options = { game: g, match_length: Number(matchLength.value) };
     else if (g === 'grasshopper') options = { game: g, checkers: Number(checkers.value) };
-    else options = { game: g, size: Number(size.value) };
+    else {
+      options = { game: g, size: Number(size.value) };
+      if (evacuation.value.trim() !== '') options.evacuation = Number(evacuation.value);
+    }
     const opp = opponent.value === 'bot' ? { kind: 'bot', level: level.value } : { kind: opponent.value };
     try {
       const created = await post('/api/games', { options, opponent: opp, color: color.value, client_seed: seed.value || undefined });
@@ -101,7 +107,7 @@ export async function lobbyPage(app, main) {
     }
   } },
   h('h2', {}, 'New game'),
-  h('div', { class: 'fields' }, field('Game', game), matchField, crawfordField, moneyFields, checkersField, sizeField,
+  h('div', { class: 'fields' }, field('Game', game), matchField, crawfordField, moneyFields, checkersField, sizeField, evacuationField,
     field('Against', opponent), levelField, field('Your colour', color),
     h('details', {}, h('summary', {}, 'Dice seed'), field('Your client seed', seed, 'mixed into the dice; see docs/dice.md'))),
   h('button', { type: 'submit', class: 'primary', 'data-testid': 'create-game' }, 'Create game'), msg);
@@ -258,16 +264,21 @@ export async function replayPage(app, main, id) {
   const caption = h('p', { class: 'status', 'data-testid': 'replay-step', 'aria-live': 'polite' });
   const slider = h('input', { type: 'range', min: 0, max: steps.length, value: steps.length, 'data-testid': 'replay-slider', 'aria-label': 'Position in the game' });
   const list = h('ol', { class: 'moves', 'data-testid': 'replay-moves' });
+  const stateAt = i => (i === 0 ? record.start : steps[i - 1].state);
   const show = i => {
     slider.value = i;
-    const view = i === 0 ? record.start : steps[i - 1].state;
+    let view = stateAt(i);
+    // a step that ended a game of a match shows that game's final board and why it ended
+    const games = view.games || [], before = stateAt(Math.max(0, i - 1)).games || [];
+    const ended = i > 0 && !view.result && games.length > before.length ? games[games.length - 1] : null;
+    if (ended) view = { ...view, board: ended.board, dice: null, cube: null, crawford_game: false };
     let lastAction = null;
     for (let k = i - 1; k >= 0; k--) if (steps[k].event.kind === 'action') { lastAction = steps[k].event; break; }
     let svg;
     if (view.game === 'backgammon' || view.game === 'never-finishing') {
       svg = drawTables({ board: view.board, bottom: 'white', dice: view.dice, diceSide: view.turn, cube: view.game === 'backgammon' ? view.cube : null,
         crawford: view.crawford_game, last: lastAction && lastAction.payload.includes('/') ? { actor: lastAction.actor, segments: playSegments(lastAction.payload, lastAction.actor) } : null,
-        label: `position ${view.notation}` });
+        label: ended ? `the final position of game ${ended.number}` : `position ${view.notation}` });
     } else if (view.game === 'grasshopper') {
       svg = drawGrasshopper({ view, last: lastAction ? actionKeys(lastAction.payload, lastAction.actor) : null, label: `position ${view.notation}` });
     } else {
@@ -276,8 +287,10 @@ export async function replayPage(app, main, id) {
     }
     clear(boardWrap).append(svg);
     const ev = i > 0 ? steps[i - 1].event : null;
+    const over = view.result ? view.result.sentence
+      : view.status.status === 'over' ? (view.status.winner ? `${cap(view.status.winner)} wins ${view.status.points}` : 'draw') : null;
     caption.textContent = `Step ${i} of ${steps.length}` + (ev ? `: ${describe(ev)}` : ': the start') +
-      (view.status.status === 'over' ? ` — ${view.status.winner ? cap(view.status.winner) + ' wins ' + view.status.points : 'draw'}` : '');
+      (ended ? ` — game ${ended.number} over: ${ended.sentence}` : '') + (over ? ` — ${over}` : '');
     for (const li of list.children) li.classList.toggle('current', Number(li.dataset.step) === i);
   };
   slider.addEventListener('input', () => show(Number(slider.value)));
@@ -286,7 +299,7 @@ export async function replayPage(app, main, id) {
     list.append(h('li', { 'data-step': k + 1 }, h('button', { type: 'button', class: 'linkish', onclick: () => show(k + 1) },
       describe(e))));
   });
-  const result = g.state === 'finished' ? (g.winner ? `${cap(g.winner)} won ${g.points}` : 'drawn') : g.state;
+  const result = g.state === 'finished' ? (g.view.result ? g.view.result.sentence : g.winner ? `${cap(g.winner)} won ${g.points}` : 'drawn') : g.state;
   root.append(
     h('h1', {}, `Replay: ${GAME_NAMES[g.game]}`),
     h('p', {}, playerLink(g.white), ' (white) vs ', playerLink(g.black), ' (black) — ', result, ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, 'game page')),

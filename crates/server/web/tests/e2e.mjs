@@ -95,12 +95,14 @@ async function createGame(page, o) {
 function snapshot(page) {
   return page.evaluate(() => {
     const over = document.querySelector('[data-testid=game-over]');
+    const between = document.querySelector('[data-testid=match-game-over]');
     const board = document.querySelector('[data-testid=board]');
     const buttons = [...document.querySelectorAll('[data-testid=controls] button')]
       .filter(b => !b.disabled).map(b => b.getAttribute('data-testid'));
     const attr = a => [...document.querySelectorAll(`[data-testid=board] [${a}]`)].map(e => e.getAttribute('data-testid'));
     return {
       over: over ? over.textContent : null,
+      between: between ? between.textContent : null,
       version: board ? board.getAttribute('data-version') : null,
       state: board ? board.getAttribute('data-state') : null,
       buttons,
@@ -135,12 +137,15 @@ function pipsAway(id, color) {
 
 /**
  * Plays one click on `page` if it has something to do; returns what it did or null.
- * `policy`: {color, game, double(snap) -> bool, avoid: Set of buttons never pressed}.
+ * `policy`: {color, game, double(snap) -> bool, avoid: Set of buttons never pressed, drop:
+ * drop every double, stopAtBetween: return {between} at the end of a game of a match instead
+ * of going on to the next game}.
  */
 async function step(page, policy) {
   const s = await snapshot(page);
   if (s.error) fail(`the page shows an error: ${s.status}`);
   if (s.over) return { over: s.over };
+  if (s.between && policy.stopAtBetween) return { between: s.between, snap: s };
   const has = b => s.buttons.includes(b);
   const click = async id => {
     await page.click(`[data-testid="${id}"]`, { timeout: 5000 });
@@ -148,9 +153,11 @@ async function step(page, policy) {
     if (!/^(point|bar|off|hand|sq)-|^(confirm|roll)$/.test(id)) notable[id] = (notable[id] || 0) + 1;
     return { did: id, snap: s };
   };
+  if (s.between) return click('next-game');
   if (has('confirm')) return click('confirm');
   for (const b of ['choose-hit', 'choose-trap']) if (has(b)) return click(pick(['choose-hit', 'choose-trap'].filter(has)));
   if (has('accept')) return click('accept');
+  if (has('drop') && policy.drop) return click('drop');
   if (has('take') && !policy.avoid?.has('take')) return click('take');
   if (has('double') && policy.double && policy.double(s)) return click('double');
   if (has('roll')) return click('roll');
@@ -161,7 +168,8 @@ async function step(page, policy) {
     return click(pick(s.dests));
   }
   if (s.sources.length && policy.game === 'halma-grasshopper') {
-    // the front pieces first, so that the home camp is not left open to a spoiler early
+    // the front pieces first: a quick game, which often ends by the evacuation rule (pieces
+    // left at home after move 30); any ending will do, as long as the page says which
     return click(halmaBest(s.sources, policy.color));
   }
   if (s.sources.length) {
@@ -233,6 +241,15 @@ await scenario('1: a guest plays each of the four games against the easy bot to 
     });
     if (!shotTaken) await shot(page, g.game);
     if (!/Game over/.test(over)) fail(`${g.game}: unexpected end text "${over}"`);
+    // the end names the players and says why the game ended: the server's sentence and code
+    const ended = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+    const result = ended.view.result;
+    if (!result || !result.code || !result.sentence) fail(`${g.game}: the server gives no result: ${JSON.stringify(ended.view.result)}`);
+    if (!over.includes(result.sentence)) fail(`${g.game}: the page says "${over}", not why: "${result.sentence}"`);
+    if (!result.sentence.includes(soloName) && !result.sentence.includes('Tabula easy') && !/^Drawn/.test(result.sentence)) fail(`${g.game}: the sentence names nobody: "${result.sentence}"`);
+    const code = await page.getAttribute('[data-testid=game-over]', 'data-code');
+    if (code !== result.code) fail(`${g.game}: the page's code is ${code}, the server's ${result.code}`);
+    notable[`${g.game} ${result.code}`] = 1;
     if (g.game === 'backgammon' || g.game === 'never-finishing') {
       await page.waitForSelector('[data-testid=dice-verify]:has-text("seed revealed")');
       const line = await page.textContent('[data-testid=dice-verify]');
@@ -509,7 +526,7 @@ await scenario('6: a user registers and logs in through the pages, resigns a mon
     checkErrors(page, 'resigning');
   }
   if (!offers) fail('the game ended before a resignation could be offered');
-  if (!/Game over: (White|Black) wins \d+ points?\. You (win|lose)\./.test(over)) fail(`the end reads "${over}"`);
+  if (!new RegExp(`^Game over: (${user}|Tabula easy) wins \\d+ points?: .+\\. You (win|lose)\\.$`).test(over)) fail(`the end reads "${over}"`);
   const api = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
   if (api.state !== 'finished') fail(`the server says ${api.state}`);
   const record = await page.evaluate(async id => (await fetch(`/api/games/${id}/record`)).json(), id);
@@ -551,6 +568,67 @@ await scenario('6: a user registers and logs in through the pages, resigns a mon
   const mine = await page.$$eval('[data-testid=move-list] li', l => l.filter(li => /^White: /.test(li.textContent)).length);
   if (mine !== 2) fail(`the move list holds ${mine} moves of White`);
   checkErrors(page, 'halma 10x10');
+  await page.context().close();
+});
+
+// ---- scenario 7: the end of a game inside a match is announced ----------------------------
+
+await scenario('7: the end of a game inside a backgammon match is announced with its final board before the next game starts', async () => {
+  const page = await newPage();
+  await guest(page, 'matcher');
+  const id = await createGame(page, { game: 'backgammon', matchLength: 5, opponent: 'bot', level: 'easy', color: 'white' });
+  // every double dropped: the cube stays at 1, so no game scores 5 points and ends the match
+  const policy = { game: 'backgammon', color: 'white', avoid: new Set(['take']), drop: true, stopAtBetween: true };
+  let last = Date.now(), between = null;
+  while (!between) {
+    const r = await step(page, policy);
+    if (r && r.over) fail(`the match ended without a game of it announced: "${r.over}"`);
+    if (r && r.between) { between = r; break; }
+    if (r) last = Date.now();
+    else {
+      if (Date.now() - last > STEP_LIMIT_MS) fail('no progress towards the end of game 1');
+      await page.waitForTimeout(40);
+    }
+    checkErrors(page, 'match');
+  }
+  const api = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+  const g1 = api.view.games[0];
+  if (api.state !== 'playing' || api.view.game_number < 2 || !g1) fail(`the server is not in game 2: ${api.state}, game ${api.view.game_number}`);
+  // the announcement: which game, why it ended (naming the players), the score
+  const text = between.between;
+  if (!text.includes(`Game 1: ${g1.sentence}`)) fail(`the announcement reads "${text}", not "Game 1: ${g1.sentence}"`);
+  if (!text.includes(`Score: matcher ${g1.score.white}, Tabula easy ${g1.score.black} (match to 5)`)) fail(`no score in "${text}"`);
+  if (await page.getAttribute('[data-testid=match-game-over]', 'data-code') !== g1.code) fail('the announcement has the wrong code');
+  notable[`game 1 ${g1.code}`] = 1;
+  // the board is game 1's final position, not game 2's start, and nothing of game 2 is offered
+  const checkBoard = async () => {
+    if (await page.getAttribute('[data-testid=board]', 'data-final-of-game') !== '1') fail('the board is not marked as game 1\'s final position');
+    const labels = await page.$$eval('[data-testid=board] [data-testid^=point-]', l => Object.fromEntries(l.map(e => [e.getAttribute('data-testid'), e.getAttribute('aria-label')])));
+    for (let w = 1; w <= 24; w++) {
+      const want = Math.abs(g1.board.points[w - 1]);
+      const m = /: (\d+) (white|black)/.exec(labels[`point-${w}`]);
+      if ((m ? Number(m[1]) : 0) !== want) fail(`point ${w} shows "${labels[`point-${w}`]}", game 1 ended with ${want}`);
+    }
+    for (const c of ['white', 'black']) {
+      const tray = await page.getAttribute(`[data-testid=off-${c}]`, 'aria-label');
+      if (!tray.endsWith(`: ${g1.board.off[c]}`)) fail(`${c}'s tray shows "${tray}", game 1 ended with ${g1.board.off[c]} off`);
+    }
+    const s = await snapshot(page);
+    if (s.buttons.length) fail(`game 2's controls are offered during the announcement: [${s.buttons}]`);
+    if (await page.isVisible('[data-testid=move-input]')) fail('the move box is shown during the announcement');
+  };
+  await checkBoard();
+  await shot(page, 'match-game-over');
+  await page.waitForTimeout(1000); // it stays until the player goes on
+  await checkBoard();
+  if (!/game 1\b/.test(await page.textContent('h1.game-title'))) fail('the title does not name game 1');
+  await page.click('[data-testid=next-game]');
+  clicks++;
+  await page.waitForSelector('[data-testid=match-game-over]', { state: 'detached' });
+  if (await page.getAttribute('[data-testid=board]', 'data-final-of-game')) fail('the final board stays after "Next game"');
+  if (!/game 2\b/.test(await page.textContent('h1.game-title'))) fail('the title does not say game 2');
+  await page.waitForSelector('[data-testid=controls] [data-testid=roll]', { timeout: STEP_LIMIT_MS }); // game 2's opening roll
+  checkErrors(page, 'match');
   await page.context().close();
 });
 

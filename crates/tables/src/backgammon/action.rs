@@ -3,7 +3,7 @@
 use crate::position::Position;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use tabula_core::Color;
+use tabula_core::{Color, EndReason, Level, Outcome};
 
 /// How much a resigning player concedes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -94,7 +94,7 @@ pub enum Ending {
 }
 
 /// The result of one game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct GameResult {
     /// Who won.
     pub winner: Color,
@@ -107,4 +107,24 @@ pub struct GameResult {
     pub points: u32,
     /// How the game ended.
     pub ending: Ending,
+    /// The rule that ended it, in the shared vocabulary (single, gammon, backgammon, the Jacoby
+    /// rule's single, a dropped cube, a resignation at its level).
+    pub reason: EndReason,
+}
+
+impl GameResult {
+    /// The result as a shared [`Outcome`] of one game.
+    pub fn outcome(&self) -> Outcome {
+        Outcome::win(self.winner, self.points, self.reason)
+    }
+}
+
+impl From<ResignLevel> for Level {
+    fn from(level: ResignLevel) -> Level {
+        match level {
+            ResignLevel::Single => Level::Single,
+            ResignLevel::Gammon => Level::Gammon,
+            ResignLevel::Backgammon => Level::Backgammon,
+        }
+    }
 }

@@ -10,7 +10,7 @@ use super::error::BackgammonError;
 use super::options::{Options, MAX_CUBE};
 use crate::movegen::MoveGen;
 use crate::position::Position;
-use tabula_core::{Chance, Color, Decision, Dice, DiceRoll, Status};
+use tabula_core::{Chance, Color, Decision, Dice, DiceRoll, EndReason, Status};
 
 /// Where the game stands inside a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -157,10 +157,7 @@ impl GameState {
             Phase::Doubled => decide(!self.turn, Decision::TakeOrDrop),
             Phase::Moving(_) => decide(self.turn, Decision::Move),
             Phase::Resigning { .. } => decide(!self.turn, Decision::ResignationAnswer),
-            Phase::Over(r) => Status::Over(tabula_core::Outcome {
-                winner: Some(r.winner),
-                points: r.points,
-            }),
+            Phase::Over(r) => Status::Over(r.outcome()),
         }
     }
 
@@ -247,7 +244,7 @@ impl GameState {
             }
             (Phase::Doubled, Action::Beaver) => refuse("beavers are not allowed"),
             (Phase::Doubled, Action::Drop) => {
-                self.finish(self.turn, 1, Ending::Dropped);
+                self.finish(self.turn, 1, Ending::Dropped, EndReason::CubeDropped);
                 Ok(())
             }
             (Phase::Moving(dice), Action::Move(result)) => {
@@ -264,7 +261,8 @@ impl GameState {
                 } else {
                     level.multiplier()
                 };
-                self.finish(!self.turn, multiplier, Ending::Resigned);
+                let reason = EndReason::Resigned(level.into());
+                self.finish(!self.turn, multiplier, Ending::Resigned, reason);
                 Ok(())
             }
             (Phase::Resigning { level, resume }, Action::RejectResignation) => {
@@ -321,8 +319,8 @@ impl GameState {
 
     fn end_turn(&mut self) {
         if self.board.mover_off() == 15 {
-            let multiplier = self.gammon_multiplier();
-            self.finish(self.turn, multiplier, Ending::BoreOff);
+            let (multiplier, reason) = self.gammon_multiplier();
+            self.finish(self.turn, multiplier, Ending::BoreOff, reason);
             return;
         }
         self.board = self.board.flip();
@@ -331,18 +329,22 @@ impl GameState {
         self.phase = Phase::StartOfTurn;
     }
 
-    /// Single, gammon or backgammon for the player on turn, who has just borne off.
-    fn gammon_multiplier(&self) -> u32 {
+    /// Single, gammon or backgammon for the player on turn, who has just borne off: the
+    /// multiplier and the reason.
+    fn gammon_multiplier(&self) -> (u32, EndReason) {
         let b = &self.board;
-        if b.opponent_off() > 0 || self.jacoby_applies() {
-            return 1;
+        if b.opponent_off() > 0 {
+            return (1, EndReason::BoreOffSingle);
+        }
+        if self.jacoby_applies() {
+            return (1, EndReason::JacobySingle);
         }
         let on_bar = b.opponent_on(0) > 0;
         let in_home = (1..=6).any(|p| b.opponent_on(p) > 0);
         match (on_bar, in_home) {
-            (true, _) if self.options.bar_quadruple => 4,
-            (true, _) | (_, true) => 3,
-            _ => 2,
+            (true, _) if self.options.bar_quadruple => (4, EndReason::BoreOffBackgammon),
+            (true, _) | (_, true) => (3, EndReason::BoreOffBackgammon),
+            _ => (2, EndReason::BoreOffGammon),
         }
     }
 
@@ -352,7 +354,7 @@ impl GameState {
         self.options.jacoby() && self.cube.owner().is_none()
     }
 
-    fn finish(&mut self, winner: Color, multiplier: u32, ending: Ending) {
+    fn finish(&mut self, winner: Color, multiplier: u32, ending: Ending, reason: EndReason) {
         let cube = self.cube.value();
         self.phase = Phase::Over(GameResult {
             winner,
@@ -360,6 +362,7 @@ impl GameState {
             cube,
             points: cube * multiplier,
             ending,
+            reason,
         });
     }
 }

@@ -6,7 +6,7 @@ use super::error::BackgammonError;
 use super::game::GameState;
 use super::options::{Mode, Options, OptionsError};
 use crate::movegen::{MoveGen, Reusable};
-use tabula_core::{ByColor, Color, DiceRoll, Game, GameId, Outcome, Status};
+use tabula_core::{ByColor, Color, DiceRoll, EndReason, Game, GameId, Outcome, SessionEnd, Status};
 
 /// Something that happened in a session, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -184,6 +184,28 @@ impl Backgammon {
     }
 }
 
+impl Backgammon {
+    /// The outcome of the whole session once it is over: the match or the money session, and
+    /// the reason its last game ended.
+    fn session_outcome(&self) -> Outcome {
+        let end = match self.options.mode {
+            Mode::Match { length, .. } => SessionEnd::Match {
+                length: length.into(),
+                score: self.score,
+            },
+            Mode::Money { .. } => SessionEnd::Money {
+                games: self.games,
+                score: self.score,
+            },
+        };
+        let last = self
+            .results
+            .last()
+            .map_or(EndReason::BoreOffSingle, |r| r.reason);
+        Outcome::from_session(end, last)
+    }
+}
+
 impl Game for Backgammon {
     type Action = Action;
     type Error = BackgammonError;
@@ -194,7 +216,7 @@ impl Game for Backgammon {
 
     fn status(&self) -> Status {
         if self.over {
-            Status::Over(Outcome::from_scores(self.score))
+            Status::Over(self.session_outcome())
         } else {
             self.game.status()
         }

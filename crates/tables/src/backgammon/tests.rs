@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::position::Position;
-use tabula_core::{ByColor, Chance, Color, Decision, Dice, DiceRoll, Game, Status};
+use tabula_core::{ByColor, Chance, Color, Decision, Dice, DiceRoll, EndReason, Game, Status};
 
 fn roll(a: u8, b: u8) -> DiceRoll {
     DiceRoll::new(a, b).unwrap()
@@ -154,8 +154,8 @@ fn drop_ends_the_game_for_the_value_before_the_double() {
     s.apply(&Action::Drop).unwrap();
     let r = s.results()[0];
     assert_eq!(
-        (r.winner, r.points, r.ending),
-        (Color::Black, 1, Ending::Dropped)
+        (r.winner, r.points, r.ending, r.reason),
+        (Color::Black, 1, Ending::Dropped, EndReason::CubeDropped)
     );
     assert_eq!(s.score().black, 1);
     assert_eq!(s.game_number(), 2);
@@ -188,6 +188,7 @@ fn gammon_counts_double() {
     let mut s = last_checker(money(false, false, 0), black_home_15(), Cube::CENTRED);
     bear_off_last(&mut s);
     assert_eq!(s.results()[0].points, 2);
+    assert_eq!(s.results()[0].reason, EndReason::BoreOffGammon);
 }
 
 #[test]
@@ -197,6 +198,7 @@ fn single_game_when_the_loser_has_borne_off() {
     let mut s = last_checker(money(false, false, 0), black, Cube::CENTRED);
     bear_off_last(&mut s);
     assert_eq!(s.results()[0].multiplier, 1);
+    assert_eq!(s.results()[0].reason, EndReason::BoreOffSingle);
 }
 
 #[test]
@@ -207,6 +209,7 @@ fn backgammon_counts_triple_with_a_checker_in_the_winners_home_board() {
     let mut s = last_checker(money(false, false, 0), black, Cube::CENTRED);
     bear_off_last(&mut s);
     assert_eq!(s.results()[0].multiplier, 3);
+    assert_eq!(s.results()[0].reason, EndReason::BoreOffBackgammon);
 }
 
 #[test]
@@ -228,6 +231,7 @@ fn jacoby_rule_counts_gammons_as_singles_while_the_cube_is_centred() {
     let mut s = last_checker(money(true, true, 0), black_home_15(), Cube::CENTRED);
     bear_off_last(&mut s);
     assert_eq!(s.results()[0].points, 1);
+    assert_eq!(s.results()[0].reason, EndReason::JacobySingle);
 }
 
 #[test]
@@ -272,8 +276,13 @@ fn resignation_accepted_ends_the_game_at_its_level() {
     s.apply(&Action::AcceptResignation).unwrap();
     let r = s.results()[0];
     assert_eq!(
-        (r.winner, r.points, r.ending),
-        (Color::White, 2, Ending::Resigned)
+        (r.winner, r.points, r.ending, r.reason),
+        (
+            Color::White,
+            2,
+            Ending::Resigned,
+            EndReason::Resigned(tabula_core::Level::Gammon)
+        )
     );
 }
 
@@ -386,13 +395,20 @@ fn match_ends_when_a_player_reaches_the_length() {
     let mut s = match_at(0, 2, true);
     assert!(s.is_over());
     assert_eq!(s.score(), ByColor { white: 0, black: 3 });
+    // The match's outcome names the match and the way its last game ended (a drop).
+    let Status::Over(outcome) = s.status() else {
+        panic!("the match is over")
+    };
+    assert_eq!((outcome.winner, outcome.points), (Some(Color::Black), 3));
+    assert_eq!(outcome.reason, EndReason::CubeDropped);
     assert_eq!(
-        s.status(),
-        Status::Over(tabula_core::Outcome {
-            winner: Some(Color::Black),
-            points: 3
+        outcome.session,
+        Some(tabula_core::SessionEnd::Match {
+            length: 3,
+            score: ByColor { white: 0, black: 3 }
         })
     );
+    assert_eq!(outcome.code(), "match-won");
     assert_eq!(s.apply(&Action::Roll), Err(BackgammonError::GameOver));
     assert_eq!(s.roll(roll(1, 2)), Err(BackgammonError::GameOver));
 }

@@ -3,7 +3,7 @@
 
 use crate::movegen::{TablesGen, Trapping};
 use crate::position::Position;
-use tabula_core::{Chance, Color, Decision, Dice, DiceRoll, Outcome, Status};
+use tabula_core::{Chance, Color, Decision, Dice, DiceRoll, EndReason, Outcome, Status};
 use thiserror::Error;
 
 /// A player's action: playing the dice, given as the resulting position seen from the mover
@@ -42,6 +42,20 @@ pub struct NfResult {
     pub winner: Option<Color>,
     /// 1 for a win, 2 for a gammon (the loser bore off none), 0 for a draw.
     pub points: u32,
+    /// Why: a single game, a gammon, or a dead position.
+    pub reason: EndReason,
+}
+
+impl NfResult {
+    /// The result as a shared [`Outcome`] of one game.
+    pub fn outcome(&self) -> Outcome {
+        Outcome {
+            winner: self.winner,
+            points: self.points,
+            reason: self.reason,
+            session: None,
+        }
+    }
 }
 
 /// Where a game stands.
@@ -159,10 +173,7 @@ impl NfGame {
                 player: self.turn,
                 decision: Decision::Move,
             },
-            NfPhase::Over(r) => Status::Over(Outcome {
-                winner: r.winner,
-                points: r.points,
-            }),
+            NfPhase::Over(r) => Status::Over(r.outcome()),
         }
     }
 
@@ -199,6 +210,11 @@ impl NfGame {
             self.phase = NfPhase::Over(NfResult {
                 winner: Some(self.turn),
                 points: if gammon { 2 } else { 1 },
+                reason: if gammon {
+                    EndReason::BoreOffGammon
+                } else {
+                    EndReason::BoreOffSingle
+                },
             });
         } else {
             self.pass_turn();
@@ -229,6 +245,7 @@ impl NfGame {
                         self.phase = NfPhase::Over(NfResult {
                             winner: None,
                             points: 0,
+                            reason: EndReason::DeadPosition,
                         });
                     }
                     Ok(true)

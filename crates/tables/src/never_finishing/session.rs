@@ -3,7 +3,9 @@
 
 use super::game::{Action, NfError, NfGame, NfResult};
 use crate::movegen::{Reusable, TablesGen, Trapping};
-use tabula_core::{ByColor, Chance, Color, DiceRoll, Game, GameId, Outcome, Status};
+use tabula_core::{
+    ByColor, Chance, Color, DiceRoll, EndReason, Game, GameId, Outcome, SessionEnd, Status,
+};
 
 /// Money games or a match; there is no cube.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -192,6 +194,28 @@ impl NeverFinishing {
     }
 }
 
+impl NeverFinishing {
+    /// The outcome of the whole session once it is over: the match or the money session, and
+    /// the reason its last game ended.
+    fn session_outcome(&self) -> Outcome {
+        let end = match self.options.scoring {
+            Scoring::Match { length } => SessionEnd::Match {
+                length: length.into(),
+                score: self.score,
+            },
+            Scoring::Money { .. } => SessionEnd::Money {
+                games: self.games,
+                score: self.score,
+            },
+        };
+        let last = self
+            .results
+            .last()
+            .map_or(EndReason::BoreOffSingle, |r| r.reason);
+        Outcome::from_session(end, last)
+    }
+}
+
 impl Game for NeverFinishing {
     type Action = Action;
     type Error = NfError;
@@ -202,7 +226,7 @@ impl Game for NeverFinishing {
 
     fn status(&self) -> Status {
         if self.over {
-            Status::Over(Outcome::from_scores(self.score))
+            Status::Over(self.session_outcome())
         } else {
             self.game.status()
         }

@@ -3,7 +3,7 @@
 use super::*;
 use crate::movegen::{TablesGen, Trapping};
 use crate::position::Position;
-use tabula_core::{ByColor, Chance, Color, Decision, Dice, DiceRoll, Game, Status};
+use tabula_core::{ByColor, Chance, Color, Decision, Dice, DiceRoll, EndReason, Game, Status};
 
 /// A board from the mover's side: `(point, count)` with negative counts for the opponent,
 /// points in `trapped` holding a trapped checker under the count there, and bars.
@@ -208,7 +208,8 @@ fn a_gammon_counts_two_points_and_there_is_no_backgammon() {
         s.results()[0],
         NfResult {
             winner: Some(Color::White),
-            points: 2
+            points: 2,
+            reason: EndReason::BoreOffGammon,
         }
     );
 }
@@ -222,6 +223,7 @@ fn a_single_win_counts_one_point() {
     let a = s.legal_actions()[0];
     s.apply(&a).unwrap();
     assert_eq!(s.results()[0].points, 1);
+    assert_eq!(s.results()[0].reason, EndReason::BoreOffSingle);
 }
 
 #[test]
@@ -239,7 +241,8 @@ fn a_dead_position_is_a_draw() {
         s.results()[0],
         NfResult {
             winner: None,
-            points: 0
+            points: 0,
+            reason: EndReason::DeadPosition,
         }
     );
     // After a draw the next game starts with an opening roll.
