@@ -340,3 +340,57 @@ fn a_bot_still_moves_when_every_move_loses() {
         assert!(game.clone().apply(&action).is_ok(), "{level}: {action:?}");
     }
 }
+
+/// Who loses by the evacuation rule when medium plays easy on both boards (docs/bots.md):
+/// `cargo test -p tabula-ai --release --lib halma_evacuation_losses -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn halma_evacuation_losses() {
+    use rayon::prelude::*;
+    let games: u64 = std::env::var("HALMA_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(400);
+    for size in BoardSize::ALL {
+        let games = if size == BoardSize::Ten {
+            games / 4
+        } else {
+            games
+        };
+        // (medium lost by evacuation, easy lost by evacuation, medium won)
+        let results: Vec<(bool, bool, bool)> = (0..games)
+            .into_par_iter()
+            .map(|g| {
+                let colour = if g % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let mut hi = HalmaBot::new(Level::Medium, 1000 + g);
+                let mut lo = HalmaBot::new(Level::Easy, 2000 + g);
+                let (end, _) = match colour {
+                    Color::White => play_game(size, &mut hi, &mut lo),
+                    Color::Black => play_game(size, &mut lo, &mut hi),
+                };
+                match end {
+                    Some(End::Win { winner, kind }) => {
+                        let evac = kind != WinKind::AllInCamp;
+                        (
+                            evac && winner != colour,
+                            evac && winner == colour,
+                            winner == colour,
+                        )
+                    }
+                    _ => (false, false, false),
+                }
+            })
+            .collect();
+        let count = |f: fn(&(bool, bool, bool)) -> bool| results.iter().filter(|r| f(r)).count();
+        println!(
+            "{size}x{size}: medium v easy, {games} games: medium won {}, medium lost by evacuation {}, easy lost by evacuation {}",
+            count(|r| r.2),
+            count(|r| r.0),
+            count(|r| r.1),
+        );
+    }
+}
