@@ -29,6 +29,8 @@ fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
     println!("cargo:rerun-if-changed={}", root.display());
+    // `sqlx::migrate!` embeds migrations/ at compile time: a new migration must rebuild.
+    println!("cargo:rerun-if-changed=migrations");
     let mut entries = Vec::new();
     walk(&root, &root, &mut entries);
     let code = format!(

@@ -16,6 +16,7 @@ mod selfplay;
 mod serve;
 mod show;
 mod solve;
+mod verify;
 
 use board::HomeSide;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -105,8 +106,9 @@ enum Command {
     External(external::ExternalArgs),
     /// Run the game server (HTTP API, WebSockets, bots) and print the URL to open.
     Serve(serve::ServeArgs),
-    /// Check every roll of a finished server game against its revealed dice seed.
-    VerifyDice(serve::VerifyArgs),
+    /// Check a finished server game: every roll against its revealed dice seed and, given
+    /// the game's /record, every move, state and the result by replaying them.
+    VerifyDice(verify::VerifyArgs),
 }
 
 /// The options of `tabula selfplay`.
@@ -299,7 +301,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Selfplay(args) => selfplay::run(&mut out, &args)?,
         Command::External(args) => external::run(&mut out, &args)?,
         Command::Serve(args) => serve::run(&mut out, &args)?,
-        Command::VerifyDice(args) => serve::verify_dice(&mut out, &args)?,
+        Command::VerifyDice(args) => verify::verify_dice(&mut out, &args)?,
     }
     out.flush()?;
     Ok(())

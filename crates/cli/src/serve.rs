@@ -1,12 +1,10 @@
-//! `tabula serve`: the game server, and `tabula verify-dice`: checking a finished game's
-//! dice from its record.
+//! `tabula serve`: the game server.
 
 use crate::error::bad_input;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::io::Write;
 use std::net::SocketAddr;
-use tabula_core::verifiable::{verify, DiceRecord};
 
 /// Options of `tabula serve`.
 #[derive(Debug, Args)]
@@ -38,45 +36,14 @@ pub fn run(out: &mut impl Write, args: &ServeArgs) -> Result<()> {
     let config = tabula_server::Config {
         addr,
         database: args.database.clone(),
+        // Timeouts and the connection cap; TABULA_HEADER_TIMEOUT_MS,
+        // TABULA_REQUEST_TIMEOUT_MS and TABULA_MAX_CONNECTIONS override the defaults.
+        limits: tabula_server::listen::Limits::from_env(),
     };
     let mut announced = Ok(());
     runtime.block_on(tabula_server::serve(config, |bound| {
         announced = writeln!(out, "Tabula is serving at http://{bound}/").and_then(|_| out.flush());
     }))?;
     announced?;
-    Ok(())
-}
-
-/// Options of `tabula verify-dice`.
-#[derive(Debug, Args)]
-pub struct VerifyArgs {
-    /// A game record: the JSON of `GET /api/games/{id}` (or of `/record`), or its `dice`
-    /// object alone; `-` reads standard input.
-    pub record: String,
-}
-
-/// Recomputes every roll of a finished game from its revealed seed and contributions.
-pub fn verify_dice(out: &mut impl Write, args: &VerifyArgs) -> Result<()> {
-    let text = if args.record == "-" {
-        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
-    } else {
-        std::fs::read_to_string(&args.record)
-            .map_err(|e| bad_input(format!("cannot read {}: {e}", args.record)))?
-    };
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| bad_input(format!("{} is not JSON: {e}", args.record)))?;
-    let dice = value
-        .get("game")
-        .and_then(|g| g.get("dice"))
-        .or_else(|| value.get("dice"))
-        .unwrap_or(&value);
-    let record: DiceRecord = serde_json::from_value(dice.clone())
-        .map_err(|e| bad_input(format!("no dice record in {}: {e}", args.record)))?;
-    let checked = verify(&record).map_err(|e| bad_input(format!("the dice do not verify: {e}")))?;
-    writeln!(
-        out,
-        "verified: {checked} rolls match the revealed seed (commitment {})",
-        record.commitment
-    )?;
     Ok(())
 }

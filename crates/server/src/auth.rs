@@ -2,6 +2,17 @@
 //! sessions in an HttpOnly SameSite cookie, and API tokens (`Authorization: Bearer ...`) for
 //! bots and scripts. Session cookies and tokens are random 256-bit values; only their
 //! SHA-256 is stored.
+//!
+//! Both expire ([`crate::accounts::Settings`]): a cookie session a fixed
+//! [`crate::accounts::SESSION_LIFETIME`] (30 days) after login, the cookie's `Max-Age` saying
+//! the same (no sliding renewal: a stolen cookie is good for 30 days at most, and an active
+//! player logs in once a month); an API token [`crate::accounts::TOKEN_LIFETIME`] (365 days)
+//! after it was made, since the scripts and bots that hold one cannot log in again by
+//! themselves. An expired session or token is refused like an unknown one, and deleted (all
+//! expired rows are deleted whenever a session or token is made). `POST /api/logout` ends
+//! the session it is sent with, and an API token survives it (a browser logging out should
+//! not stop the owner's bots); `POST /api/logout-all` ends every session and token of the
+//! player, and `DELETE /api/sessions/{id}` one of them.
 
 use crate::db::PlayerRow;
 use crate::error::ApiError;
@@ -36,7 +47,8 @@ pub fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
-/// The argon2id hash of a password (slow on purpose: run it off the async workers).
+/// The argon2id hash of a password (slow on purpose, and 19 MiB: run it through
+/// [`crate::accounts::Hasher`], never directly in a handler).
 pub fn hash_password(password: &str) -> Result<String, ApiError> {
     let mut salt = [0u8; 16];
     rand::rngs::OsRng.fill_bytes(&mut salt);
@@ -47,7 +59,7 @@ pub fn hash_password(password: &str) -> Result<String, ApiError> {
         .map_err(ApiError::internal)
 }
 
-/// Whether `password` matches the stored hash.
+/// Whether `password` matches the stored hash (through [`crate::accounts::Hasher`]).
 pub fn verify_password(password: &str, hash: &str) -> bool {
     PasswordHash::new(hash)
         .map(|h| {
@@ -58,14 +70,16 @@ pub fn verify_password(password: &str, hash: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// The `Set-Cookie` value for a session (HttpOnly, SameSite=Lax, whole site).
-pub fn session_cookie(token: &str) -> String {
-    format!("{COOKIE_NAME}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=31536000")
+/// The `Set-Cookie` value for a session (HttpOnly, SameSite=Lax, whole site) that lives
+/// `max_age_secs`, as the session does; `secure` adds `Secure` (HTTPS sites only).
+pub fn session_cookie(token: &str, max_age_secs: u64, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    format!("{COOKIE_NAME}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={max_age_secs}{secure}")
 }
 
 /// The `Set-Cookie` value that ends a session.
-pub fn cleared_cookie() -> String {
-    format!("{COOKIE_NAME}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0")
+pub fn cleared_cookie(secure: bool) -> String {
+    session_cookie("", 0, secure)
 }
 
 /// The session token of a request: its cookie, or its bearer token, with the kind.
@@ -104,7 +118,10 @@ impl FromRequestParts<AppState> for MaybeAuth {
             return Ok(MaybeAuth(None));
         };
         Ok(MaybeAuth(
-            state.db.session_player(&token_hash(&token), kind).await?,
+            state
+                .db
+                .session_player(&token_hash(&token), kind, crate::db::now_ms())
+                .await?,
         ))
     }
 }
@@ -118,5 +135,21 @@ impl FromRequestParts<AppState> for Auth {
             .0
             .map(Auth)
             .ok_or_else(ApiError::unauthorized)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_session_cookie_is_secure_only_when_asked() {
+        let plain = session_cookie("abc", 60, false);
+        assert!(plain.contains("HttpOnly") && plain.contains("SameSite=Lax"));
+        assert!(!plain.contains("Secure"));
+        assert!(session_cookie("abc", 60, true).ends_with("; Secure"));
+        let cleared = cleared_cookie(true);
+        assert!(cleared.contains("Max-Age=0") && cleared.ends_with("; Secure"));
+        assert!(cleared.starts_with(&format!("{COOKIE_NAME}=;")));
     }
 }

@@ -66,7 +66,29 @@ impl Db {
             pool.execute("PRAGMA journal_mode = WAL").await?;
         }
         sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Db { pool, backend, url })
+        let db = Db { pool, backend, url };
+        db.fill_name_keys().await?;
+        Ok(db)
+    }
+
+    /// Computes the name key ([`crate::names::name_key`]) of registered users made before
+    /// migration 0002, which SQL cannot compute.
+    async fn fill_name_keys(&self) -> Result<(), sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT id, username FROM players WHERE username IS NOT NULL AND name_key IS NULL",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        for r in &rows {
+            let id: String = r.try_get("id")?;
+            let username: String = r.try_get("username")?;
+            sqlx::query("UPDATE players SET name_key = $1 WHERE id = $2")
+                .bind(crate::names::name_key(&username))
+                .bind(id)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
     }
 }
 
@@ -85,6 +107,23 @@ pub struct PlayerRow {
     pub kind: String,
 }
 
+impl PlayerRow {
+    /// The name as result sentences and exports write it: a guest's with ` (guest)` after
+    /// it, so that nobody reads a guest as the user or bot of a similar name.
+    pub fn label(&self) -> String {
+        guest_label(&self.name, &self.kind)
+    }
+}
+
+/// `name`, with ` (guest)` after it when `kind` is `guest`.
+pub fn guest_label(name: &str, kind: &str) -> String {
+    if kind == "guest" {
+        format!("{name} (guest)")
+    } else {
+        name.to_string()
+    }
+}
+
 fn player_row(r: &AnyRow) -> Result<PlayerRow, sqlx::Error> {
     Ok(PlayerRow {
         id: r.try_get("id")?,
@@ -98,11 +137,14 @@ fn player_row(r: &AnyRow) -> Result<PlayerRow, sqlx::Error> {
 const PLAYER_COLUMNS: &str = "id, name, username, password_hash, kind";
 
 impl Db {
-    /// Stores a new player; a taken username is refused.
+    /// Stores a new player with its username key and name key ([`crate::names`]); a
+    /// username whose key is taken is refused (409 `username_taken`).
     pub async fn insert_player(&self, p: &PlayerRow) -> Result<(), ApiError> {
+        let username_key = p.username.as_deref().map(crate::names::username_key);
+        let name_key = p.username.as_deref().map(crate::names::name_key);
         let result = sqlx::query(
-            "INSERT INTO players (id, name, username, password_hash, kind, created_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO players (id, name, username, password_hash, kind, created_ms, \
+             username_key, name_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(&p.id)
         .bind(&p.name)
@@ -110,6 +152,8 @@ impl Db {
         .bind(&p.password_hash)
         .bind(&p.kind)
         .bind(now_ms())
+        .bind(username_key)
+        .bind(name_key)
         .execute(&self.pool)
         .await;
         match result {
@@ -147,50 +191,118 @@ impl Db {
         row.as_ref().map(player_row).transpose()
     }
 
-    /// The registered player with this username.
+    /// The registered player with this username, in any case: the one spelt exactly so
+    /// first (two accounts differing only in case can exist from before migration 0002),
+    /// then the one with its lowercase key.
     pub async fn player_by_username(
         &self,
         username: &str,
     ) -> Result<Option<PlayerRow>, sqlx::Error> {
-        let sql = format!("SELECT {PLAYER_COLUMNS} FROM players WHERE username = $1");
+        let sql = format!(
+            "SELECT {PLAYER_COLUMNS} FROM players WHERE username = $1 OR username_key = $2 \
+             ORDER BY CASE WHEN username = $1 THEN 0 ELSE 1 END LIMIT 1"
+        );
         let row = sqlx::query(&sql)
             .bind(username)
+            .bind(crate::names::username_key(username))
             .fetch_optional(&self.pool)
             .await?;
         row.as_ref().map(player_row).transpose()
     }
 
-    /// Stores a session or API token (by its hash).
+    /// Whether a registered user's name has this name key ([`crate::names::name_key`]).
+    pub async fn user_with_name_key(&self, key: &str) -> Result<bool, sqlx::Error> {
+        let row = sqlx::query("SELECT id FROM players WHERE name_key = $1 LIMIT 1")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
+    }
+
+    /// Stores a session or API token (by its hash) that expires at `expires_ms`, with its
+    /// public id; first deletes every expired session and token.
     pub async fn insert_session(
         &self,
         hash: &str,
         player: &str,
         kind: &str,
+        expires_ms: i64,
     ) -> Result<(), sqlx::Error> {
-        sqlx::query("INSERT INTO sessions (token_hash, player_id, kind, created_ms) VALUES ($1, $2, $3, $4)")
-            .bind(hash)
-            .bind(player)
-            .bind(kind)
-            .bind(now_ms())
+        let now = now_ms();
+        sqlx::query("DELETE FROM sessions WHERE expires_ms <= $1")
+            .bind(now)
             .execute(&self.pool)
             .await?;
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, player_id, kind, created_ms, id, expires_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(hash)
+        .bind(player)
+        .bind(kind)
+        .bind(now)
+        .bind(crate::auth::new_id())
+        .bind(expires_ms)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
-    /// The player a session or token hash belongs to.
+    /// The player a session or token hash belongs to, unless it expired by `now_ms` (an
+    /// expired one is deleted).
     pub async fn session_player(
         &self,
         hash: &str,
         kind: &str,
+        now_ms: i64,
     ) -> Result<Option<PlayerRow>, sqlx::Error> {
-        let sql = "SELECT p.id, p.name, p.username, p.password_hash, p.kind FROM sessions s \
-                   JOIN players p ON p.id = s.player_id WHERE s.token_hash = $1 AND s.kind = $2";
+        let sql = "SELECT p.id, p.name, p.username, p.password_hash, p.kind, s.expires_ms \
+                   FROM sessions s JOIN players p ON p.id = s.player_id \
+                   WHERE s.token_hash = $1 AND s.kind = $2";
         let row = sqlx::query(sql)
             .bind(hash)
             .bind(kind)
             .fetch_optional(&self.pool)
             .await?;
-        row.as_ref().map(player_row).transpose()
+        let Some(row) = row else { return Ok(None) };
+        let expires: Option<i64> = row.try_get("expires_ms")?;
+        if expires.is_some_and(|e| e <= now_ms) {
+            self.delete_session(hash).await?;
+            return Ok(None);
+        }
+        player_row(&row).map(Some)
+    }
+
+    /// The public id of the session or token with this hash.
+    pub async fn session_id(&self, hash: &str) -> Result<Option<String>, sqlx::Error> {
+        let row = sqlx::query("SELECT id FROM sessions WHERE token_hash = $1")
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| r.try_get("id")).transpose()
+    }
+
+    /// A player's sessions and tokens that have not expired, newest first (never their
+    /// secrets).
+    pub async fn sessions_of(&self, player: &str) -> Result<Vec<SessionRow>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT id, kind, created_ms, expires_ms FROM sessions \
+             WHERE player_id = $1 AND expires_ms > $2 ORDER BY created_ms DESC",
+        )
+        .bind(player)
+        .bind(now_ms())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(SessionRow {
+                    id: r.try_get("id")?,
+                    kind: r.try_get("kind")?,
+                    created_ms: r.try_get("created_ms")?,
+                    expires_ms: r.try_get("expires_ms")?,
+                })
+            })
+            .collect()
     }
 
     /// Ends a session.
@@ -201,6 +313,38 @@ impl Db {
             .await?;
         Ok(())
     }
+
+    /// Ends the player's session or token with this public id; whether there was one.
+    pub async fn delete_session_by_id(&self, player: &str, id: &str) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query("DELETE FROM sessions WHERE player_id = $1 AND id = $2")
+            .bind(player)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Ends every session and token of the player; how many there were.
+    pub async fn delete_sessions_of(&self, player: &str) -> Result<u64, sqlx::Error> {
+        let done = sqlx::query("DELETE FROM sessions WHERE player_id = $1")
+            .bind(player)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+}
+
+/// A session or API token as listed (its secret is never stored, nor shown).
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct SessionRow {
+    /// Public id (for `DELETE /api/sessions/{id}`).
+    pub id: String,
+    /// `cookie` (a browser session) or `api` (an API token).
+    pub kind: String,
+    /// Creation time, Unix milliseconds.
+    pub created_ms: i64,
+    /// Expiry time, Unix milliseconds.
+    pub expires_ms: i64,
 }
 
 /// A game as stored (its state is rebuilt from the events).
@@ -275,7 +419,7 @@ fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
 }
 
 /// One entry of a game's log.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct EventRow {
     /// The game's version after this event (1 for the first).
     pub version: i64,

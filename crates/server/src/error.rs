@@ -18,6 +18,9 @@ pub struct ApiError {
     pub code: &'static str,
     /// A sentence for people.
     pub message: String,
+    /// Seconds to wait before trying again, sent as `Retry-After` (`busy`,
+    /// `too_many_attempts`).
+    pub retry_after: Option<u64>,
 }
 
 /// The JSON body of every error.
@@ -43,7 +46,13 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            retry_after: None,
         }
+    }
+    /// The same error with a `Retry-After` of `seconds` (at least 1).
+    pub fn retry_after(mut self, seconds: u64) -> ApiError {
+        self.retry_after = Some(seconds.max(1));
+        self
     }
     /// 400: the request is malformed.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
@@ -124,7 +133,14 @@ impl IntoResponse for ApiError {
                 message: self.message,
             },
         };
-        (self.status, axum::Json(body)).into_response()
+        let mut response = (self.status, axum::Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(seconds),
+            );
+        }
+        response
     }
 }
 

@@ -8,16 +8,24 @@
 //! - [`games`]: the four games on the wire (options, action text, JSON views, bots);
 //! - [`service`]: the authority (who may act, apply, commit, replay);
 //! - [`db`]: the schema and queries; [`ratings`] / [`rating`]: Glicko-2 and FIBS;
-//! - [`auth`]: guests, users, sessions, API tokens; [`bots`]: bots playing in the server;
-//! - [`live`]: WebSocket fan-out; [`api`]: the HTTP routes and OpenAPI.
+//! - [`auth`]: guests, users, sessions, API tokens; [`accounts`]: bounded password hashing,
+//!   login throttling, lifetimes; [`names`]: name rules; [`bots`]: bots playing in the server;
+//! - [`live`]: WebSocket fan-out; [`api`]: the HTTP routes and OpenAPI;
+//! - [`listen`]: the accept loop (timeouts, connection cap, graceful shutdown);
+//!   [`guard`]: the middleware on every route (security headers, request timeout, JSON
+//!   errors for bad paths); [`web`]: the browser client's files.
 
+pub mod accounts;
 pub mod api;
 pub mod auth;
 pub mod bots;
 pub mod db;
 pub mod error;
 pub mod games;
+pub mod guard;
+pub mod listen;
 pub mod live;
+pub mod names;
 pub mod rating;
 pub mod ratings;
 pub mod service;
@@ -39,6 +47,8 @@ pub struct Config {
     pub addr: SocketAddr,
     /// The database: a SQLite path or URL, or a `postgres://` URL.
     pub database: String,
+    /// Timeouts and the connection cap ([`listen::Limits::from_env`] in `tabula serve`).
+    pub limits: listen::Limits,
 }
 
 /// Opens the database, resumes bot games, and serves until SIGTERM or Ctrl-C; `ready` gets
@@ -51,14 +61,20 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     }
     let resumed = bots::resume_all(&state).await?;
     tracing::info!(resumed, "bot games resumed");
-    let app = api::router(state.clone()).layer(tower_http::trace::TraceLayer::new_for_http());
+    let app = api::router(state.clone())
+        .layer(axum::middleware::from_fn_with_state(
+            config.limits.request_timeout,
+            guard::limits,
+        ))
+        .layer(axum::middleware::from_fn(guard::security_headers))
+        .layer(tower_http::trace::TraceLayer::new_for_http());
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     ready(addr);
     tracing::info!(%addr, "listening");
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    // Not axum::serve: listen.rs adds the header timeout and the connection cap, and still
+    // gives handlers `ConnectInfo<SocketAddr>`.
+    listen::serve_connections(listener, app, config.limits, shutdown_signal()).await;
     tracing::info!("stopped");
     Ok(())
 }

@@ -3,6 +3,13 @@
 //! told. A commit is optimistic: it appends version `v + 1` only if the stored game is still
 //! at `v`, so two instances on one database can never both append the same version; the
 //! loser reloads and tries again.
+//!
+//! Loaded games are cached ([`GameCache`]): one entry per game that exists, each with the
+//! per-game lock that serialises actions on it. The cache is bounded: past
+//! [`CACHE_CAPACITY`] entries the least recently used idle ones are dropped (an entry in use,
+//! whose lock someone holds or waits for, is never dropped, so two actions on one game still
+//! run one after the other). An id that is not well formed ([`is_game_id`]) is answered 404
+//! before the cache or the database is touched, and a miss leaves no entry behind.
 
 use crate::db::{now_ms, Db, EventRow, GameRow};
 use crate::error::ApiError;
@@ -26,7 +33,8 @@ pub struct Loaded {
     /// Actions so far.
     pub plies: i64,
     /// The seated players' names, for the result sentences (`White` / `Black` for an empty
-    /// seat). Seats change only with a logged join, so a cached game keeps them.
+    /// seat; a guest's marked ` (guest)`, [`crate::db::PlayerRow::label`]). Seats change only
+    /// with a logged join, so a cached game keeps them.
     pub names: ByColor<String>,
 }
 
@@ -36,8 +44,119 @@ pub struct App {
     pub db: Db,
     /// Live channels.
     pub hub: Hub,
-    cache: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Option<Loaded>>>>>,
+    cache: GameCache,
     pub(crate) driving: Mutex<HashSet<String>>,
+    /// Password hashing, login throttling and session lifetimes ([`crate::accounts`]).
+    pub accounts: crate::accounts::Accounts,
+}
+
+/// The per-game lock and the game loaded under it (`None` until loaded, or after a failed
+/// commit).
+pub type Slot = Arc<tokio::sync::Mutex<Option<Loaded>>>;
+
+/// How many games the cache keeps before dropping idle ones.
+pub const CACHE_CAPACITY: usize = 1024;
+
+/// How many characters a game id has: 9 random bytes in lowercase hex ([`crate::auth::new_id`]).
+pub const GAME_ID_LEN: usize = 18;
+
+/// Whether `id` can be a game id (18 lowercase hex digits); anything else is answered 404
+/// without a look at the database.
+pub fn is_game_id(id: &str) -> bool {
+    id.len() == GAME_ID_LEN && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// `Ok` for a well-formed game id, the API's 404 otherwise.
+pub fn check_game_id(id: &str) -> Result<(), ApiError> {
+    if is_game_id(id) {
+        Ok(())
+    } else {
+        Err(ApiError::not_found("game"))
+    }
+}
+
+/// The cache of loaded games: each game's [`Slot`], with a use stamp for eviction.
+///
+/// Bounded at `capacity` entries: a new entry that finds the cache full first drops the
+/// least recently used *idle* entries (their `Arc` held by the cache alone: nobody holds or
+/// waits for their lock, and nobody can get one without the cache's own lock) down to three
+/// quarters of the capacity. Entries in use are kept, so the cache can exceed its capacity
+/// only by the games being acted on at that moment. Dropping an idle entry loses nothing but
+/// the loaded state, which the next request replays from the database.
+pub struct GameCache {
+    capacity: usize,
+    inner: Mutex<CacheInner>,
+}
+
+#[derive(Default)]
+struct CacheInner {
+    entries: HashMap<String, (Slot, u64)>,
+    tick: u64,
+}
+
+impl GameCache {
+    /// An empty cache of at most `capacity` idle entries.
+    pub fn new(capacity: usize) -> GameCache {
+        GameCache {
+            capacity: capacity.max(1),
+            inner: Mutex::default(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, CacheInner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The slot of `id`, made (evicting idle entries if the cache is full) when absent.
+    pub fn slot(&self, id: &str) -> Slot {
+        let mut inner = self.lock();
+        inner.tick += 1;
+        let tick = inner.tick;
+        if let Some((slot, used)) = inner.entries.get_mut(id) {
+            *used = tick;
+            return slot.clone();
+        }
+        if inner.entries.len() >= self.capacity {
+            let keep = self.capacity - self.capacity / 4;
+            let mut idle: Vec<(u64, String)> = inner
+                .entries
+                .iter()
+                .filter(|(_, (slot, _))| Arc::strong_count(slot) == 1)
+                .map(|(id, (_, used))| (*used, id.clone()))
+                .collect();
+            idle.sort_unstable();
+            let excess = inner.entries.len().saturating_sub(keep.saturating_sub(1));
+            for (_, id) in idle.into_iter().take(excess) {
+                inner.entries.remove(&id);
+            }
+        }
+        let slot = Slot::default();
+        inner.entries.insert(id.to_string(), (slot.clone(), tick));
+        slot
+    }
+
+    /// Drops `id`'s entry if it is still `slot` and nobody but the caller holds it: after a
+    /// miss (no such game), so that asking for unknown games leaves nothing behind.
+    pub fn forget(&self, id: &str, slot: &Slot) {
+        let mut inner = self.lock();
+        let ours = inner
+            .entries
+            .get(id)
+            .is_some_and(|(s, _)| Arc::ptr_eq(s, slot) && Arc::strong_count(s) == 2);
+        if ours {
+            inner.entries.remove(id);
+        }
+    }
+
+    /// How many entries the cache holds.
+    pub fn len(&self) -> usize {
+        self.lock().entries.len()
+    }
+
+    /// Whether the cache is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// Who supplies the nonce of the roll a game waits for.
@@ -219,18 +338,28 @@ impl App {
         App {
             db,
             hub: Hub::default(),
-            cache: Mutex::default(),
+            cache: GameCache::new(CACHE_CAPACITY),
             driving: Mutex::default(),
+            // `tabula serve`'s environment may change the defaults (crate::accounts).
+            accounts: crate::accounts::Accounts::new(crate::accounts::Settings::from_env()),
         }
     }
 
-    fn slot(&self, id: &str) -> Arc<tokio::sync::Mutex<Option<Loaded>>> {
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        cache.entry(id.to_string()).or_default().clone()
+    /// How many games the cache holds (for tests and metrics).
+    pub fn cached_games(&self) -> usize {
+        self.cache.len()
+    }
+
+    /// Drops the cache entry `slot` of `id` when `result` says the game does not exist.
+    fn forget_missing<T>(&self, id: &str, slot: &Slot, result: &Result<T, ApiError>) {
+        if matches!(result, Err(e) if e.status == axum::http::StatusCode::NOT_FOUND) {
+            self.cache.forget(id, slot);
+        }
     }
 
     /// Reads the game from the database (the cache may be stale on a shared database).
     pub async fn load_fresh(&self, id: &str) -> Result<Loaded, ApiError> {
+        check_game_id(id)?;
         let row = self
             .db
             .game(id)
@@ -247,7 +376,7 @@ impl App {
         for color in [Color::White, Color::Black] {
             if let Some(id) = row.seat(color) {
                 if let Some(player) = self.db.player(id).await? {
-                    names[color] = player.name;
+                    names[color] = player.label();
                 }
             }
         }
@@ -256,11 +385,18 @@ impl App {
 
     /// The game, from the cache when it is current.
     pub async fn load(&self, id: &str) -> Result<Loaded, ApiError> {
-        let slot = self.slot(id);
-        let mut guard = slot.lock().await;
-        let loaded = self.current(guard.take(), id).await?;
-        *guard = Some(loaded.clone());
-        Ok(loaded)
+        check_game_id(id)?;
+        let slot = self.cache.slot(id);
+        let result = {
+            let mut guard = slot.lock().await;
+            let loaded = self.current(guard.take(), id).await;
+            if let Ok(l) = &loaded {
+                *guard = Some(l.clone());
+            }
+            loaded
+        };
+        self.forget_missing(id, &slot, &result);
+        result
     }
 
     /// `cached` with the stored row (seats and state may change without a new version), or
@@ -282,11 +418,22 @@ impl App {
 
     /// Runs `decide` on the current game and commits the change it returns, retrying on a
     /// concurrent commit from another instance. Returns the game after the commit.
-    pub async fn change<F>(&self, id: &str, mut decide: F) -> Result<Loaded, ApiError>
+    pub async fn change<F>(&self, id: &str, decide: F) -> Result<Loaded, ApiError>
     where
         F: FnMut(&Loaded) -> Result<Change, ApiError>,
     {
-        let slot = self.slot(id);
+        check_game_id(id)?;
+        let slot = self.cache.slot(id);
+        let result = self.change_in(&slot, id, decide).await;
+        self.forget_missing(id, &slot, &result);
+        result
+    }
+
+    /// [`App::change`] under the game's lock `slot`.
+    async fn change_in<F>(&self, slot: &Slot, id: &str, mut decide: F) -> Result<Loaded, ApiError>
+    where
+        F: FnMut(&Loaded) -> Result<Change, ApiError>,
+    {
         let mut guard = slot.lock().await;
         for _ in 0..3 {
             let current = self.current(guard.take(), id).await?;
@@ -510,4 +657,105 @@ fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
 pub fn derive_roll(row: &GameRow, n: u64, nonce: &str) -> Result<DiceRoll, ApiError> {
     let seed = ServerSeed::from_hex(&row.server_seed).map_err(ApiError::internal)?;
     Ok(seed.roll(&row.client_seeds(), n, nonce))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_ids_are_18_lowercase_hex_digits() {
+        assert!(is_game_id(&crate::auth::new_id()));
+        assert!(is_game_id("0123456789abcdef01"));
+        for bad in [
+            "",
+            "0123456789abcdef0",
+            "0123456789abcdef012",
+            "0123456789ABCDEF01",
+            "0123456789abcdef0g",
+            "../../etc/passwd1",
+            "０123456789abcdef",
+        ] {
+            assert!(!is_game_id(bad), "{bad:?}");
+        }
+        assert!(!is_game_id(&"a".repeat(6000)));
+        assert_eq!(
+            check_game_id("x").unwrap_err().status,
+            axum::http::StatusCode::NOT_FOUND
+        );
+    }
+
+    fn id(n: usize) -> String {
+        format!("{n:018x}")
+    }
+
+    #[test]
+    fn the_cache_stays_bounded() {
+        let cache = GameCache::new(64);
+        for n in 0..20_000 {
+            drop(cache.slot(&id(n)));
+            assert!(cache.len() <= 64, "{} entries after {n}", cache.len());
+        }
+        // The most recently used survive eviction, the oldest go.
+        let recent = cache.slot(&id(19_999));
+        assert_eq!(Arc::strong_count(&recent), 2, "the entry was kept");
+        assert!(cache.len() <= 64);
+    }
+
+    #[test]
+    fn entries_in_use_are_never_evicted() {
+        let cache = GameCache::new(8);
+        let held: Vec<Slot> = (0..5).map(|n| cache.slot(&id(n))).collect();
+        for n in 100..10_000 {
+            drop(cache.slot(&id(n)));
+        }
+        for (n, slot) in held.iter().enumerate() {
+            assert!(
+                Arc::ptr_eq(slot, &cache.slot(&id(n))),
+                "entry {n} was evicted"
+            );
+        }
+        assert!(cache.len() <= 8);
+        // All entries busy: the cache may pass its capacity by the busy ones only.
+        let busy: Vec<Slot> = (200..220).map(|n| cache.slot(&id(n))).collect();
+        assert!(cache.len() <= 8 + busy.len() + held.len());
+        drop(busy);
+        drop(cache.slot(&id(999_999)));
+        assert!(cache.len() <= 8 + held.len());
+    }
+
+    #[tokio::test]
+    async fn a_game_being_acted_on_keeps_its_lock_through_eviction() {
+        let cache = GameCache::new(4);
+        let slot = cache.slot(&id(1));
+        let guard = slot.lock().await;
+        for n in 10..1000 {
+            drop(cache.slot(&id(n)));
+        }
+        // A second action on the same game finds the same, locked, slot: it must wait.
+        let again = cache.slot(&id(1));
+        assert!(Arc::ptr_eq(&slot, &again));
+        assert!(
+            again.try_lock().is_err(),
+            "a second action ran concurrently"
+        );
+        drop(guard);
+        assert!(again.try_lock().is_ok());
+    }
+
+    #[test]
+    fn a_miss_leaves_no_entry() {
+        let cache = GameCache::new(16);
+        let slot = cache.slot(&id(7));
+        cache.forget(&id(7), &slot);
+        assert!(cache.is_empty());
+        // Not dropped while someone else holds the slot (a concurrent request).
+        let a = cache.slot(&id(8));
+        let b = cache.slot(&id(8));
+        cache.forget(&id(8), &a);
+        assert_eq!(cache.len(), 1);
+        drop(b);
+        cache.forget(&id(8), &a);
+        assert!(cache.is_empty());
+    }
 }

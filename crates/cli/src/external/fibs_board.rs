@@ -116,8 +116,9 @@ impl fmt::Display for FibsBoardError {
 
 impl std::error::Error for FibsBoardError {}
 
-/// `board`, two names, three numbers, 26 board fields, then 20 numbers up to `redoubles`.
-const MIN_FIELDS: usize = 52;
+/// `board`, two names, three numbers, 26 board fields, then 21 numbers from `turn` to
+/// `redoubles` (indices 32 to 52).
+const MIN_FIELDS: usize = 53;
 
 impl FibsBoard {
     /// Reads one line (without its newline and NUL).
@@ -275,6 +276,12 @@ mod tests {
             FibsBoard::parse("board:a:b:3"),
             Err(FibsBoardError::TooFewFields(4))
         ));
+        // Found by the fuzzer (crates/fuzz): 52 fields, `redoubles` missing, read past the end.
+        let short = AFTER_OPENING.rsplit_once(':').unwrap().0;
+        assert_eq!(
+            FibsBoard::parse(short),
+            Err(FibsBoardError::TooFewFields(52))
+        );
         let bad_die = AFTER_OPENING.replacen(":1:2:5:2:5:", ":1:9:5:2:5:", 1);
         assert!(matches!(
             FibsBoard::parse(&bad_die),

@@ -90,9 +90,15 @@ pub struct Server {
 impl Server {
     /// Starts `tabula serve` on a free port and waits until it listens.
     pub fn start(db: &Database) -> Server {
+        Server::start_with_env(db, &[])
+    }
+
+    /// Starts `tabula serve` with these environment variables (limits, lifetimes).
+    pub fn start_with_env(db: &Database, env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
             .args(["serve", "--addr", "127.0.0.1:0", "--database", &db.url()])
             .env("RUST_LOG", "warn")
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -107,6 +113,11 @@ impl Server {
             .trim_end_matches('/')
             .to_string();
         Server { child, base: url }
+    }
+
+    /// The server process's id (to read its memory from `/proc`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// SIGKILL: no shutdown, no flushing.
@@ -194,6 +205,12 @@ impl Client {
     /// GET JSON.
     pub async fn get(&self, path: &str) -> Reply {
         self.send(self.http.get(format!("{}{path}", self.base)))
+            .await
+    }
+
+    /// DELETE.
+    pub async fn delete(&self, path: &str) -> Reply {
+        self.send(self.http.delete(format!("{}{path}", self.base)))
             .await
     }
 

@@ -45,9 +45,13 @@ async fn a_finished_games_dice_verify_and_tampering_is_detected() {
     let (code, out) = verify(&record);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains(&format!("verified: {rolls} rolls")), "{out}");
-    // The /record document verifies too.
+    assert!(out.contains("the moves were not checked"), "{out}");
+    // The /record document verifies too, moves and all.
     let (_, full) = c.get(&format!("/api/games/{id}/record")).await;
-    assert_eq!(verify(&full).0, 0);
+    let (code, out) = verify(&full);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("events replay legally"), "{out}");
+    a_tampered_record_does_not_verify(&full);
 
     let tampered = |f: &dyn Fn(&mut Value)| {
         let mut r = record.clone();
@@ -76,6 +80,65 @@ async fn a_finished_games_dice_verify_and_tampering_is_detected() {
         let (code, out) = tampered(change);
         assert_eq!(code, 2, "tampering with {what} went unnoticed: {out}");
         assert!(out.contains("do not verify"), "{out}");
+    }
+}
+
+/// A full record with a changed move, state, roll event or result is refused: "verified"
+/// covers the whole record, not only its dice (issue 13, item 9).
+fn a_tampered_record_does_not_verify(full: &Value) {
+    let steps = full["steps"].as_array().unwrap();
+    let action = steps
+        .iter()
+        .position(|s| s["event"]["kind"] == "action" && s["event"]["payload"] != "")
+        .unwrap();
+    let roll = steps
+        .iter()
+        .position(|s| s["event"]["kind"] == "roll")
+        .unwrap();
+    type Change = Box<dyn Fn(&mut Value)>;
+    let changes: Vec<(&str, Change)> = vec![
+        (
+            "a move",
+            Box::new(move |r: &mut Value| r["steps"][action]["event"]["payload"] = json!("24/1")),
+        ),
+        (
+            "a recorded state",
+            Box::new(move |r: &mut Value| {
+                r["steps"][action]["state"]["notation"] = json!("forged")
+            }),
+        ),
+        (
+            "a roll event",
+            Box::new(move |r: &mut Value| {
+                let d = &r["steps"][roll]["event"]["payload"];
+                let forged = if d == "6-5" { "5-6" } else { "6-5" };
+                r["steps"][roll]["event"]["payload"] = json!(forged);
+            }),
+        ),
+        (
+            "the events' count",
+            Box::new(|r: &mut Value| {
+                r["steps"].as_array_mut().unwrap().pop();
+            }),
+        ),
+        (
+            "the winner",
+            Box::new(|r: &mut Value| {
+                let other = if r["game"]["winner"] == "white" {
+                    "black"
+                } else {
+                    "white"
+                };
+                r["game"]["winner"] = json!(other);
+            }),
+        ),
+    ];
+    for (what, change) in changes {
+        let mut r = full.clone();
+        change(&mut r);
+        let (code, out) = verify(&r);
+        assert_eq!(code, 2, "tampering with {what} went unnoticed: {out}");
+        assert!(out.contains("the moves do not verify"), "{what}: {out}");
     }
 }
 

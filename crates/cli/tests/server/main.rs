@@ -7,3 +7,6 @@ mod crash;
 mod dice;
 mod flows;
 mod instances;
+mod security_accounts;
+mod security_state;
+mod security_web;

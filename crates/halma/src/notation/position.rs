@@ -156,7 +156,7 @@ fn read_rank(
     let flush = |file: &mut u32, run: &mut Option<u32>| -> Result<(), RankProblem> {
         match run.take() {
             Some(0) => Err(RankProblem::ZeroRun),
-            Some(k) if *file + k > n as u32 => Err(RankProblem::TooLong(n)),
+            Some(k) if file.saturating_add(k) > n as u32 => Err(RankProblem::TooLong(n)),
             Some(k) => {
                 *file += k;
                 Ok(())
@@ -281,6 +281,11 @@ mod tests {
             (
                 "8:4bbbb/5bbb/6bb/7b/w7/ww6/www5/wwww4:x",
                 "side to move is \"x\"",
+            ),
+            // Found by the fuzzer (crates/fuzz): a run that saturates overflowed the check.
+            (
+                "8:4bbbb/5bbb/6bb/7b/w7/ww6/www5/w4294967296:w",
+                "rank 1 (\"w4294967296\"): it covers more",
             ),
             (
                 "8:4bbbb/5bbb/6bb/7b/w7/ww6/www5/wwww4:w:-1",

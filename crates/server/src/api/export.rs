@@ -59,8 +59,14 @@ pub fn tabula_text(
                 let _ = writeln!(out, "{} roll {}", e.version, e.payload);
             }
             "join" => {
+                // `12 join black "bob (guest)"`: who took the seat, a guest marked so.
                 let actor = e.actor.as_deref().unwrap_or("?");
-                let _ = writeln!(out, "{} join {actor}", e.version);
+                let who = match actor {
+                    "white" => white,
+                    "black" => black,
+                    _ => "?",
+                };
+                let _ = writeln!(out, "{} join {actor} {who:?}", e.version);
             }
             _ => {
                 let actor = e.actor.as_deref().unwrap_or("?");

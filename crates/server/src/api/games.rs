@@ -283,7 +283,7 @@ pub async fn join(
             Ok(Change::Join {
                 color,
                 player: me.id.clone(),
-                name: me.name.clone(),
+                name: me.label(),
                 seed: client_seed.clone(),
             })
         })

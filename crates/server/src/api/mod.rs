@@ -32,6 +32,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/logout", post(players::logout))
         .route("/api/me", get(players::me))
         .route("/api/tokens", post(players::token))
+        .route("/api/sessions", get(players::sessions))
+        .route(
+            "/api/sessions/{id}",
+            axum::routing::delete(players::end_session),
+        )
+        .route("/api/logout-all", post(players::logout_all))
         .route("/api/players/{id}", get(players::player))
         .route("/api/players/{id}/games", get(player_games))
         .route("/api/lobby", get(lobby))
@@ -45,8 +51,16 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(records::record))
         .route("/api/games/{id}/export", get(records::export))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        // Any other path under /api, whatever the method: the JSON 404 (not the app).
+        .route("/api", axum::routing::any(crate::guard::api_not_found))
+        .route(
+            "/api/{*rest}",
+            axum::routing::any(crate::guard::api_not_found),
+        )
         .route("/", get(crate::web::index))
         .route("/{*path}", get(crate::web::asset))
+        // A known path with another method: the JSON 405 (after every route).
+        .method_not_allowed_fallback(crate::guard::method_not_allowed)
         .layer(DefaultBodyLimit::max(crate::BODY_LIMIT))
         .with_state(state)
 }
@@ -76,6 +90,9 @@ pub struct GameSummary {
     pub commitment: String,
     /// Creation time, Unix milliseconds.
     pub created_ms: i64,
+    /// Whether the game counts for ratings: `false` when a guest plays in it (unrated for
+    /// both sides), null while a seat is empty. See docs/protocol.md, "Ratings".
+    pub rated: Option<bool>,
 }
 
 /// The summary of `row`.
@@ -90,18 +107,27 @@ pub async fn summary(state: &AppState, row: &GameRow) -> Result<GameSummary, Api
             None => Ok(None),
         }
     };
+    let (white, black) = (
+        player(row.white_id.clone()).await?,
+        player(row.black_id.clone()).await?,
+    );
+    let rated = match (&white, &black) {
+        (Some(w), Some(b)) => Some(crate::ratings::rated_kinds(&w.kind, &b.kind)),
+        _ => None,
+    };
     Ok(GameSummary {
         id: row.id.clone(),
         game: row.game_type.clone(),
         state: row.state.clone(),
         version: row.version,
-        white: player(row.white_id.clone()).await?,
-        black: player(row.black_id.clone()).await?,
+        white,
+        black,
         winner: row.winner.clone(),
         points: row.points,
         plies: row.plies,
         commitment: row.commitment.clone(),
         created_ms: row.created_ms,
+        rated,
     })
 }
 

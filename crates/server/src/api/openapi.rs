@@ -20,6 +20,9 @@ use utoipa::OpenApi;
         super::players::logout,
         super::players::me,
         super::players::token,
+        super::players::sessions,
+        super::players::end_session,
+        super::players::logout_all,
         super::players::player,
         super::games::create,
         super::games::join,
@@ -48,6 +51,19 @@ pub async fn spec() -> impl IntoResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_document_describes_the_account_endpoints_and_errors() {
+        let doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        for path in ["/api/sessions", "/api/sessions/{id}", "/api/logout-all"] {
+            assert!(doc["paths"][path].is_object(), "{path}");
+        }
+        let login = doc["paths"]["/api/login"]["post"]["responses"].to_string();
+        for text in ["429", "too_many_attempts", "503", "busy"] {
+            assert!(login.contains(text), "{text}: {login}");
+        }
+        assert!(doc["components"]["schemas"]["SessionRow"].is_object());
+    }
 
     #[test]
     fn the_document_describes_the_endings_and_the_halma_evacuation_option() {

@@ -32,6 +32,7 @@ pub async fn events(
     Path(id): Path<String>,
     Query(q): Query<Since>,
 ) -> Result<Json<Vec<EventRow>>, ApiError> {
+    crate::service::check_game_id(&id)?;
     state
         .db
         .game(&id)
@@ -113,7 +114,7 @@ pub async fn export(
     let s = summary(&state, &game.row).await?;
     let name = |p: &Option<PlayerView>| {
         p.as_ref()
-            .map(|p| p.name.clone())
+            .map(PlayerView::label)
             .unwrap_or_else(|| "?".into())
     };
     let text = match q.format.as_str() {

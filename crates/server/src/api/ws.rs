@@ -25,6 +25,7 @@ pub async fn upgrade(
     Path(id): Path<String>,
     Query(q): Query<super::records::Since>,
 ) -> Result<Response, ApiError> {
+    crate::service::check_game_id(&id)?;
     state
         .db
         .game(&id)

@@ -23,6 +23,12 @@ const app = {
     this.setMe(null);
     this.navigate('/');
   },
+  /** Ends every session and API token of the player (every device, every script). */
+  async logoutAll() {
+    try { await post('/api/logout-all'); } catch (e) { /* this session is gone anyway */ }
+    this.setMe(null);
+    this.navigate('/');
+  },
 };
 
 function renderNav() {

@@ -61,9 +61,11 @@ export const GAME_NAMES = {
 export const cap = t => t ? t[0].toUpperCase() + t.slice(1) : t;
 export const other = c => (c === 'white' ? 'black' : 'white');
 
+/** A player's name as text; a guest's marked "(guest)" so that nobody takes a guest for the
+ * registered user or bot of a similar name. */
 export function playerName(p) {
   if (!p) return 'empty seat';
-  return p.name;
+  return p.kind === 'guest' ? `${p.name} (guest)` : p.name;
 }
 
 export function playerLink(p) {

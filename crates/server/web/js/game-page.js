@@ -4,7 +4,7 @@
 // the dice-verification line once the game is over.
 
 import { api, get, post, randomHex } from './api.js';
-import { h, clear, cap, other, GAME_NAMES, playerLink } from './dom.js';
+import { h, clear, cap, other, GAME_NAMES, playerLink, playerName } from './dom.js';
 import * as T from './tables-logic.js';
 import { drawTables } from './board-tables.js';
 import { drawGrasshopper, actionKeys, matchTypedGrasshopper, label as ghLabel } from './board-grasshopper.js';
@@ -54,7 +54,7 @@ export function rollerOf(view, summary) {
 /** A seat's name as the page shows it. */
 function seatName(summary, color) {
   const p = summary[color];
-  return p ? p.name : cap(color);
+  return p ? playerName(p) : cap(color);
 }
 
 /** The score line of a match or session: "alice 3, Tabula easy 1 (match to 5)". */
@@ -800,7 +800,7 @@ export class GamePage {
       }
       else if (e.kind === 'join') {
         const seat = this.summary[e.actor];
-        text = `${cap(e.actor || '?')} joins: ${seat && seat.id === e.payload ? seat.name : 'a player'}`;
+        text = `${cap(e.actor || '?')} joins: ${seat && seat.id === e.payload ? playerName(seat) : 'a player'}`;
       } else {
         let p = e.payload;
         if (this.summary.game === 'grasshopper' && /\d/.test(p)) {

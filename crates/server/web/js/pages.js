@@ -2,7 +2,7 @@
 // player (rating and history), statistics per game, and the replay of a game's record.
 
 import { get, post, randomHex } from './api.js';
-import { h, s, clear, cap, other, GAME_NAMES, playerLink } from './dom.js';
+import { h, s, clear, cap, other, GAME_NAMES, playerLink, playerName } from './dom.js';
 import { drawTables } from './board-tables.js';
 import { drawGrasshopper, actionKeys } from './board-grasshopper.js';
 import { drawHalma, moveEnds } from './board-halma.js';
@@ -170,7 +170,10 @@ export async function loginPage(app, main, params) {
     h('button', { type: 'submit', class: 'primary', 'data-testid': `${kind}-submit` }, kind === 'login' ? 'Log in' : 'Register'), msg);
   };
   root.append(h('h1', {}, 'Log in'),
-    app.me ? h('p', {}, `You are logged in as ${app.me.name}. `, h('button', { type: 'button', onclick: () => app.logout() }, 'Log out')) : null,
+    app.me ? h('p', {}, `You are logged in as ${playerName(app.me)}. `,
+      h('button', { type: 'button', onclick: () => app.logout() }, 'Log out'), ' ',
+      h('button', { type: 'button', 'data-testid': 'logout-all', title: 'End every session and API token of this player, on every device',
+        onclick: () => app.logoutAll() }, 'Log out everywhere')) : null,
     h('div', { class: 'grid' }, credForm('login'), credForm('register'),
       h('section', { class: 'card' }, h('h2', {}, 'Guest'), h('p', { class: 'small' }, 'No account needed; your games are kept under a guest player.'), guestForm(app, done))));
   return null;
@@ -189,10 +192,15 @@ export async function playerPage(app, main, id) {
     standings.length ? h('table', { 'data-testid': 'standings' },
       h('thead', {}, h('tr', {}, ['Game', 'Rating', 'Deviation', 'FIBS rating', 'Games', 'Won', 'Lost', 'Drawn'].map(t => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, standings.map(([g, st]) => h('tr', { 'data-game': g },
-        h('th', { scope: 'row' }, GAME_NAMES[g] || g), h('td', {}, Math.round(st.rating)), h('td', {}, Math.round(st.deviation)),
+        h('th', { scope: 'row' }, GAME_NAMES[g] || g),
+        h('td', { title: st.provisional ? 'Provisional: fewer than 5 rated opponents so far; results against this player do not move the other player\'s rating' : null },
+          Math.round(st.rating), st.provisional ? h('small', { class: 'muted', 'data-testid': 'provisional' }, ' provisional') : null),
+        h('td', {}, Math.round(st.deviation)),
         h('td', {}, st.fibs_rating != null ? Math.round(st.fibs_rating) : '—'),
         h('td', {}, st.games), h('td', {}, st.wins), h('td', {}, st.losses), h('td', {}, st.draws)))))
-      : h('p', { class: 'muted' }, 'No finished games yet.')));
+      : p.kind === 'guest'
+        ? h('p', { class: 'muted', 'data-testid': 'unrated' }, 'Guests are not rated: games with a guest in either seat count for nobody\'s rating. Register to get one.')
+        : h('p', { class: 'muted' }, 'No finished games yet.')));
   root.append(h('section', { class: 'card' }, h('h2', {}, 'Games'),
     games.length ? h('table', { 'data-testid': 'player-games' },
       h('thead', {}, h('tr', {}, ['When', 'Game', 'Colour', 'Opponent', 'Result', ''].map(t => h('th', { scope: 'col' }, t)))),
@@ -256,7 +264,7 @@ export async function replayPage(app, main, id) {
     if (e.kind === 'roll') return `roll ${e.payload}`;
     if (e.kind === 'join') {
       const seat = g[e.actor];
-      return `${cap(e.actor || '?')} joins: ${seat && seat.id === e.payload ? seat.name : 'a player'}`;
+      return `${cap(e.actor || '?')} joins: ${seat && seat.id === e.payload ? playerName(seat) : 'a player'}`;
     }
     return `${cap(e.actor || '?')}: ${e.payload}`;
   };
