@@ -15,7 +15,8 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tabula_ai::backgammon::bearoff::homes;
-use tabula_ai::backgammon::{BearoffDb, Evaluator, Heuristic};
+use tabula_ai::backgammon::nn::encode::{encode, Inputs};
+use tabula_ai::backgammon::{BearoffDb, Evaluator, Heuristic, NeuralEvaluator};
 use tabula_core::Dice;
 use tabula_tables::{MoveGen, Position};
 
@@ -97,6 +98,50 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    group.finish();
+
+    // The neural evaluator on the same positions: one full `evaluate` each (encoding, the
+    // phase's net, consistency), and the contact net alone on pre-encoded inputs.
+    let nets = NeuralEvaluator::shipped();
+    let mut group = c.benchmark_group("bg-eval-nn");
+    for (name, set) in [("contact", &corpus.contact), ("race", &corpus.race)] {
+        for p in set.iter() {
+            let e = nets.evaluate(p);
+            assert!(
+                (0.0..=1.0).contains(&e.win) && e.win_gammon <= e.win,
+                "{p:?}: {e:?}"
+            );
+        }
+        group.throughput(Throughput::Elements(set.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut total = 0.0f32;
+                for p in set.iter() {
+                    total += nets.evaluate(black_box(p)).equity();
+                }
+                total
+            })
+        });
+    }
+    let encoded: Vec<Inputs> = corpus
+        .contact
+        .iter()
+        .map(|p| {
+            let mut i = Inputs::new();
+            encode(p, &mut i);
+            i
+        })
+        .collect();
+    group.throughput(Throughput::Elements(encoded.len() as u64));
+    group.bench_function("contact-net-forward", |b| {
+        b.iter(|| {
+            let mut total = 0.0f32;
+            for i in &encoded {
+                total += nets.contact.forward(black_box(i))[0];
+            }
+            total
+        })
+    });
     group.finish();
 
     let mut group = c.benchmark_group("bearoff-db");

@@ -3,6 +3,7 @@
 
 use super::cube::{self, Answer, CubeState};
 use super::eval::{Evaluator, Heuristic, Probabilities};
+use super::nn::NeuralEvaluator;
 use crate::search::{chances_one_roll_ahead, choose_play};
 use crate::Level;
 use rand::SeedableRng;
@@ -11,24 +12,58 @@ use tabula_core::{Decision, Dice, Game, Status};
 use tabula_tables::backgammon::{Action, Backgammon, Phase};
 use tabula_tables::{MoveGen, Position};
 
+/// The evaluator a bot judges positions with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvalKind {
+    /// The shipped neural nets (every level since issue 14).
+    Neural,
+    /// The hand-made evaluator the bots used before (kept to measure against).
+    Heuristic,
+}
+
+/// The evaluator behind a bot.
+#[derive(Debug, Clone, Copy)]
+enum BotEval {
+    Neural(&'static NeuralEvaluator),
+    Heuristic(Heuristic),
+}
+
+impl Evaluator for BotEval {
+    fn evaluate(&self, pos: &Position) -> Probabilities {
+        match self {
+            BotEval::Neural(n) => n.evaluate(pos),
+            BotEval::Heuristic(h) => h.evaluate(pos),
+        }
+    }
+}
+
 /// A backgammon bot of a given level.
 pub struct BackgammonBot {
     level: Level,
     rng: ChaCha8Rng,
     gen: MoveGen,
     reply_gen: MoveGen,
-    eval: Heuristic,
+    eval: BotEval,
 }
 
 impl BackgammonBot {
-    /// A bot of `level` whose random choices (if any) come from `seed`.
+    /// A bot of `level` on the neural evaluator whose random choices (if any) come from
+    /// `seed`.
     pub fn new(level: Level, seed: u64) -> BackgammonBot {
+        BackgammonBot::with_eval(level, seed, EvalKind::Neural)
+    }
+
+    /// A bot of `level` on the evaluator `kind`.
+    pub fn with_eval(level: Level, seed: u64, kind: EvalKind) -> BackgammonBot {
         BackgammonBot {
             level,
             rng: ChaCha8Rng::seed_from_u64(seed),
             gen: MoveGen::new(),
             reply_gen: MoveGen::new(),
-            eval: Heuristic,
+            eval: match kind {
+                EvalKind::Neural => BotEval::Neural(NeuralEvaluator::shipped()),
+                EvalKind::Heuristic => BotEval::Heuristic(Heuristic),
+            },
         }
     }
 
@@ -101,6 +136,22 @@ impl BackgammonBot {
         } else {
             self.eval.evaluate(board)
         }
+    }
+
+    /// The play this bot chooses on `board` (seen from the mover) with `dice`: the position
+    /// after it, still from the mover's side, or `None` when no move is legal.
+    pub fn choose_play(&mut self, board: &Position, dice: Dice) -> Option<Position> {
+        let candidates = self.gen.positions(board, dice).to_vec();
+        if candidates.is_empty() {
+            return None;
+        }
+        Some(choose_play(
+            self.level,
+            &mut self.rng,
+            &self.eval,
+            &mut self.reply_gen,
+            &candidates,
+        ))
     }
 
     fn choose_move(&mut self, board: &Position, dice: Dice) -> Action {

@@ -159,7 +159,7 @@ fn logistic(x: f32) -> f32 {
 
 /// The result of a finished game from the side of the player on roll, who has lost because
 /// the opponent has borne off everything.
-fn finished(pos: &Position) -> Probabilities {
+pub(crate) fn finished(pos: &Position) -> Probabilities {
     let mut p = Probabilities::default();
     if pos.mover_off() == 0 {
         p.lose_gammon = 1.0;

@@ -6,7 +6,9 @@ mod bot;
 pub mod cube;
 mod eval;
 pub mod met;
+pub mod nn;
 
 pub use bearoff::BearoffDb;
-pub use bot::BackgammonBot;
+pub use bot::{BackgammonBot, EvalKind};
 pub use eval::{Evaluator, Heuristic, Probabilities, Weighted, Weights};
+pub use nn::NeuralEvaluator;

@@ -1,0 +1,68 @@
+//! Reads chequer decisions on stdin and writes the bot's play, one line each, for
+//! `scripts/chequer_error.py` (the judge is gnubg; this tool only plays).
+//!
+//! Input line: 50 numbers, the opponent's 25 counts then the mover's 25 (each side from its
+//! own side, index 24 the bar: gnubg's board layout, the player on roll second), then the two
+//! dice. Output line: the board after the bot's play in the same layout (the mover still
+//! second), or `none` without a legal move.
+//!
+//! ```text
+//! cargo run --release -p tabula-ai --example decide -- --level strong --eval neural
+//! ```
+
+use clap::Parser;
+use std::io::{BufRead, Write};
+use tabula_ai::backgammon::{BackgammonBot, EvalKind};
+use tabula_ai::Level;
+use tabula_core::Dice;
+use tabula_tables::Position;
+
+#[derive(Parser)]
+struct Args {
+    /// The bot's level.
+    #[arg(long, default_value = "strong")]
+    level: Level,
+    /// `neural` or `heuristic`.
+    #[arg(long, default_value = "neural")]
+    eval: String,
+    /// The bot's seed (the easy level's noise).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    let kind = match args.eval.as_str() {
+        "neural" => EvalKind::Neural,
+        "heuristic" => EvalKind::Heuristic,
+        other => return Err(format!("--eval is neural or heuristic, not {other:?}").into()),
+    };
+    let mut bot = BackgammonBot::with_eval(args.level, args.seed, kind);
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let nums: Vec<u8> = line?
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, _>>()?;
+        if nums.len() != 52 {
+            return Err(format!("a line has 52 numbers, not {}", nums.len()).into());
+        }
+        let mut opp = [0u8; 25];
+        let mut mover = [0u8; 25];
+        opp.copy_from_slice(&nums[..25]);
+        mover.copy_from_slice(&nums[25..50]);
+        let pos = Position::from_counts(&mover, &opp)?;
+        let dice = Dice::new(nums[50], nums[51])?;
+        match bot.choose_play(&pos, dice) {
+            Some(after) => {
+                let [m, o] = after.to_counts();
+                let text: Vec<String> = o.iter().chain(&m).map(u8::to_string).collect();
+                writeln!(out, "{}", text.join(" "))?;
+            }
+            None => writeln!(out, "none")?,
+        }
+        out.flush()?;
+    }
+    Ok(())
+}

@@ -1,0 +1,115 @@
+//! The net's inputs: each side seen from its own end of the board, point by point, in the
+//! truncated unary code of TD-Gammon and gnubg (a point's first three checkers one unit each,
+//! the rest as `(n - 3) / 2`), then its checkers on the bar (`n / 2`), borne off (`n / 15`)
+//! and its pip count (`pips / 100`). The player on roll comes first, so the same board with
+//! the other side on roll is the mirror of these inputs ([`mirror_index`]).
+//!
+//! Most inputs are zero (a side occupies a few points), so the encoding is sparse: the
+//! indices and values of the non-zero inputs, which the first layer adds up as rows.
+
+use tabula_tables::Position;
+
+/// Units per point.
+const PER_POINT: usize = 4;
+/// Inputs of one side: 24 points, the bar, the checkers off, the pip count.
+pub const PER_SIDE: usize = 24 * PER_POINT + 3;
+/// All inputs.
+pub const INPUTS: usize = 2 * PER_SIDE;
+
+/// The non-zero inputs of one position.
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    len: usize,
+    index: [u16; INPUTS],
+    value: [f32; INPUTS],
+}
+
+impl Default for Inputs {
+    fn default() -> Inputs {
+        Inputs::new()
+    }
+}
+
+impl Inputs {
+    /// No inputs.
+    pub fn new() -> Inputs {
+        Inputs {
+            len: 0,
+            index: [0; INPUTS],
+            value: [0.0; INPUTS],
+        }
+    }
+
+    fn push(&mut self, index: usize, value: f32) {
+        if value != 0.0 {
+            self.index[self.len] = index as u16;
+            self.value[self.len] = value;
+            self.len += 1;
+        }
+    }
+
+    /// The non-zero inputs as (index, value).
+    pub fn iter(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
+        self.index[..self.len]
+            .iter()
+            .zip(&self.value[..self.len])
+            .map(|(&i, &v)| (usize::from(i), v))
+    }
+
+    /// All inputs, zeros included (tests and tools).
+    pub fn dense(&self) -> Vec<f32> {
+        let mut d = vec![0.0; INPUTS];
+        for (i, v) in self.iter() {
+            d[i] = v;
+        }
+        d
+    }
+}
+
+/// The index of the same input for the other side (mover and opponent swapped).
+pub fn mirror_index(i: usize) -> usize {
+    if i < PER_SIDE {
+        i + PER_SIDE
+    } else {
+        i - PER_SIDE
+    }
+}
+
+/// One side's inputs from its checkers on its own points 1..=24 (`counts[0]` is point 1),
+/// its bar and its checkers off.
+fn side(out: &mut Inputs, base: usize, counts: &[u8; 24], bar: u8, off: u8) {
+    let mut pips = u32::from(bar) * 25;
+    for (p, &n) in counts.iter().enumerate() {
+        let at = base + p * PER_POINT;
+        out.push(at, f32::from(u8::from(n >= 1)));
+        out.push(at + 1, f32::from(u8::from(n >= 2)));
+        out.push(at + 2, f32::from(u8::from(n >= 3)));
+        if n > 3 {
+            out.push(at + 3, f32::from(n - 3) / 2.0);
+        }
+        pips += u32::from(n) * (p as u32 + 1);
+    }
+    out.push(base + 24 * PER_POINT, f32::from(bar) / 2.0);
+    out.push(base + 24 * PER_POINT + 1, f32::from(off) / 15.0);
+    out.push(base + 24 * PER_POINT + 2, pips as f32 / 100.0);
+}
+
+/// Writes the inputs of `pos` (seen from the player on roll) into `out`.
+pub fn encode(pos: &Position, out: &mut Inputs) {
+    out.len = 0;
+    let mut mine = [0u8; 24];
+    let mut theirs = [0u8; 24];
+    for (i, (m, t)) in mine.iter_mut().zip(theirs.iter_mut()).enumerate() {
+        // The mover's point i + 1; the opponent's own point i + 1 is the mover's 24 - i.
+        *m = pos.mover_on(i + 1);
+        *t = pos.opponent_on(24 - i);
+    }
+    side(out, 0, &mine, pos.mover_on(25), pos.mover_off());
+    side(
+        out,
+        PER_SIDE,
+        &theirs,
+        pos.opponent_on(0),
+        pos.opponent_off(),
+    );
+}

@@ -1,0 +1,16 @@
+//! Training the backgammon nets, apart from the runtime (the bots only read the weights):
+//!
+//! - [`td`]: TD(lambda) self-play from random weights, games played in parallel with the
+//!   weights frozen for a small batch, then one gradient step on every position's
+//!   lambda-return;
+//! - [`supervised`]: refinement generations, the nets fitted to their own 1-ply answers on
+//!   positions from their self-play;
+//! - [`measure`]: cubeless duplicate-dice matches between evaluators, the learning curve's
+//!   yardstick.
+//!
+//! Everything is seeded: the same seed, batch size and game count give the same weights on
+//! any number of threads (games are reduced in order).
+
+pub mod measure;
+pub mod supervised;
+pub mod td;

@@ -1,0 +1,149 @@
+//! Supervised refinement: the current nets teach themselves through search.
+//!
+//! One generation: play games with the current nets at 0-ply and keep a sample of the
+//! positions met ([`sample_positions`]); give each the chances the same nets find one roll
+//! ahead ([`one_ply_target`]: the mean over the 21 rolls of the chances after the mover's best
+//! 0-ply play, as `search::chances_one_roll_ahead`); then fit the nets to those targets by SGD
+//! on the cross-entropy ([`fit`]). A 1-ply answer sees the shot that is hit or missed, the
+//! blot that is covered: what a 0-ply net misjudges most. Iterated over generations, each
+//! generation's targets come from the previous generation's nets. No other engine enters.
+//!
+//! Everything is seeded and reduced in order: the same arguments give the same weights on
+//! any number of threads.
+
+use super::td::{best_play, roll, to_array};
+use crate::backgammon::nn::encode::{encode, Inputs};
+use crate::backgammon::nn::net::OUTPUTS;
+use crate::backgammon::nn::{NeuralEvaluator, Phase};
+use crate::backgammon::Evaluator;
+use crate::search::chances_one_roll_ahead;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use tabula_tables::{MoveGen, Position, CHECKERS};
+
+/// One training example: a position (seen from the player on roll) and its target.
+#[derive(Debug, Clone)]
+pub struct Example {
+    /// The position.
+    pub position: Position,
+    /// The five chances it should get.
+    pub target: [f32; OUTPUTS],
+}
+
+/// Positions from `games` games of 0-ply self-play by `nets` (game `g` on dice from
+/// `(seed, g)`), each position a net answers (not an exact one) kept with probability
+/// `keep`, in game order.
+pub fn sample_positions(nets: &NeuralEvaluator, games: u64, keep: f64, seed: u64) -> Vec<Position> {
+    let per_game: Vec<Vec<Position>> = (0..games)
+        .into_par_iter()
+        .map(|g| {
+            let mut rng =
+                ChaCha8Rng::seed_from_u64(seed ^ (g + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
+            let mut gen = MoveGen::new();
+            let mut pos = Position::START;
+            let mut kept = Vec::new();
+            for _ in 0..10_000 {
+                if NeuralEvaluator::exact(&pos).is_none() && rng.gen_bool(keep) {
+                    kept.push(pos);
+                }
+                let dice = roll(&mut rng);
+                match best_play(nets, &mut gen, &pos, dice) {
+                    Some(after) if after.mover_off() == CHECKERS => break,
+                    Some(after) => pos = after.flip(),
+                    None => pos = pos.flip(),
+                }
+            }
+            kept
+        })
+        .collect();
+    per_game.into_iter().flatten().collect()
+}
+
+/// The chances `nets` give `pos` one roll ahead, as a target (clamped to `[0, 1]`: the
+/// weighted mean of 21 chances can round a hair past 1).
+pub fn one_ply_target(nets: &NeuralEvaluator, gen: &mut MoveGen, pos: &Position) -> [f32; OUTPUTS] {
+    to_array(&chances_one_roll_ahead(nets, gen, pos)).map(|p| p.clamp(0.0, 1.0))
+}
+
+/// The examples for `positions`, their targets computed in parallel by `nets`.
+pub fn label(nets: &NeuralEvaluator, positions: &[Position]) -> Vec<Example> {
+    positions
+        .par_iter()
+        .map_init(MoveGen::new, |gen, pos| Example {
+            position: *pos,
+            target: one_ply_target(nets, gen, pos),
+        })
+        .collect()
+}
+
+/// What one pass of [`fit`] did.
+#[derive(Debug, Clone, Copy)]
+pub struct FitReport {
+    /// Mean cross-entropy per example against its target, before each step.
+    pub loss: f64,
+    /// The part of that loss the targets' own entropy explains (the best reachable).
+    pub floor: f64,
+}
+
+/// Fits `nets` to `examples` by `epochs` passes of plain SGD (step `alpha` per example), in
+/// an order shuffled from `seed`; returns the last pass's report.
+pub fn fit(
+    nets: &mut NeuralEvaluator,
+    examples: &[Example],
+    epochs: usize,
+    alpha: f32,
+    seed: u64,
+) -> FitReport {
+    let mut order: Vec<usize> = (0..examples.len()).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut inputs = Inputs::new();
+    let mut h = vec![0.0f32; nets.contact.hidden.max(nets.race.hidden)];
+    let mut report = FitReport {
+        loss: 0.0,
+        floor: 0.0,
+    };
+    for _ in 0..epochs {
+        order.shuffle(&mut rng);
+        let (mut loss, mut floor) = (0.0f64, 0.0f64);
+        for &i in &order {
+            let ex = &examples[i];
+            encode(&ex.position, &mut inputs);
+            let net = match Phase::of(&ex.position) {
+                Phase::Contact => &mut nets.contact,
+                Phase::Race => &mut nets.race,
+            };
+            loss += f64::from(net.sgd_step(&inputs, &ex.target, alpha, &mut h));
+            floor += ex
+                .target
+                .iter()
+                .map(|&t| {
+                    let t = f64::from(t.clamp(1e-6, 1.0 - 1e-6));
+                    -(t * t.ln() + (1.0 - t) * (1.0 - t).ln())
+                })
+                .sum::<f64>();
+        }
+        let n = examples.len().max(1) as f64;
+        report = FitReport {
+            loss: loss / n,
+            floor: floor / n,
+        };
+    }
+    report
+}
+
+/// The mean absolute error of `nets`' equity against the examples' target equities, in
+/// points (cubeless money equity of the player on roll).
+pub fn equity_error(nets: &NeuralEvaluator, examples: &[Example]) -> f64 {
+    let sum: f64 = examples
+        .par_iter()
+        .map(|ex| {
+            let mine = nets.evaluate(&ex.position).equity();
+            let t = &ex.target;
+            let target = 2.0 * t[0] - 1.0 + t[1] - t[3] + t[2] - t[4];
+            f64::from((mine - target).abs())
+        })
+        .sum();
+    sum / examples.len().max(1) as f64
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Chequer-play error per decision of Tabula's backgammon bots, judged by GNU Backgammon.
+
+Positions come from gnubg 0-ply self-play (money, cubeless), each with one fresh random roll;
+only decisions with at least two distinct legal results count.  For every decision each
+legal result is judged by gnubg at 1-ply (``gnubg_nn.probabilities`` from the opponent's
+side, the opponent on roll), and a player's error is the cubeless money equity its choice
+loses against the judge's best, in mEMG (thousandths of a point).  gnubg is the judge only:
+nothing it says reaches Tabula's training.
+
+Tabula's choices come from ``target/release/examples/decide`` (crates/ai/examples/decide.rs),
+one process per player.
+
+    pip install gnubg-nn
+    cargo build --release -p tabula-ai --example decide
+    python3 scripts/chequer_error.py --decisions 400 --seed 1
+
+Board layout (gnubg_nn, checked in scripts/gen_fixtures.py): two lists of 25, list 0 the
+player not on roll, list 1 the player on roll, each from its own side, index 24 the bar.
+"""
+
+import argparse
+import random
+import subprocess
+import sys
+
+import gnubg_nn as g
+
+DECIDE = "target/release/examples/decide"
+
+
+def equity(p):
+    win, wg, wbg, lg, lbg = p
+    return 2 * win - 1 + wg - lg + wbg - lbg
+
+
+def swap(board):
+    return [list(board[1]), list(board[0])]
+
+
+def results(board, d1, d2):
+    """Every distinct legal result (mover still in list 1), as tuples of the two lists."""
+    out = {}
+    for m in g.moves(board, d1, d2):
+        key = m[0] if isinstance(m, tuple) else m
+        after = g.board_from_position_key(key)
+        out[(tuple(after[0]), tuple(after[1]))] = after
+    return list(out.values())
+
+
+def mover_equity(after, plies):
+    """The mover's cubeless equity after its play, the opponent then on roll."""
+    return -equity(g.probabilities(swap(after), plies))
+
+
+def finished(board):
+    return sum(board[0]) == 0 or sum(board[1]) == 0
+
+
+def positions(n, rng):
+    """Decisions from gnubg 0-ply self-play: (board, d1, d2) with two or more results."""
+    found = []
+    while len(found) < n:
+        board = g.board_from_position_id("4HPwATDgc/ABMA")
+        while not finished(board) and len(found) < n:
+            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+            if rng.random() < 0.25:
+                e1, e2 = rng.randint(1, 6), rng.randint(1, 6)
+                if len(results(board, e1, e2)) >= 2:
+                    found.append((board, e1, e2))
+            options = results(board, d1, d2)
+            if options:
+                best = max(options, key=lambda a: mover_equity(a, 0))
+                board = best
+            if finished(board):
+                break
+            board = swap(board)
+    return found
+
+
+class Player:
+    def __init__(self, args):
+        self.proc = subprocess.Popen(
+            [DECIDE] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+
+    def choose(self, board, d1, d2):
+        line = " ".join(map(str, list(board[0]) + list(board[1]) + [d1, d2]))
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        reply = self.proc.stdout.readline().split()
+        return [[int(x) for x in reply[:25]], [int(x) for x in reply[25:]]]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--decisions", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--players",
+        default="strong/neural,medium/neural,strong/heuristic",
+        help="level/eval pairs, comma-separated",
+    )
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    decisions = positions(args.decisions, rng)
+    players = {}
+    for spec in args.players.split(","):
+        level, ev = spec.split("/")
+        players[spec] = Player(["--level", level, "--eval", ev])
+    errors = {name: 0.0 for name in ["gnubg 0-ply"] + list(players)}
+    for board, d1, d2 in decisions:
+        options = results(board, d1, d2)
+        judged = {(tuple(a[0]), tuple(a[1])): mover_equity(a, 1) for a in options}
+        best = max(judged.values())
+        zero = max(options, key=lambda a: mover_equity(a, 0))
+        errors["gnubg 0-ply"] += best - judged[(tuple(zero[0]), tuple(zero[1]))]
+        for name, p in players.items():
+            chosen = p.choose(board, d1, d2)
+            key = (tuple(chosen[0]), tuple(chosen[1]))
+            if key not in judged:
+                sys.exit(f"{name} chose a result gnubg does not list: {chosen}")
+            errors[name] += best - judged[key]
+    n = len(decisions)
+    print(f"{n} decisions from gnubg 0-ply self-play, seed {args.seed}; judge gnubg 1-ply")
+    print("| player | mEMG per decision |")
+    print("|---|---:|")
+    for name, total in errors.items():
+        print(f"| {name} | {1000 * total / n:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
