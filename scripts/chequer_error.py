@@ -101,13 +101,17 @@ def main():
         default="strong/neural,medium/neural,strong/heuristic",
         help="level/eval pairs, comma-separated",
     )
+    ap.add_argument(
+        "--weights", help="a .tnn file for the neural players instead of the shipped nets"
+    )
     args = ap.parse_args()
     rng = random.Random(args.seed)
     decisions = positions(args.decisions, rng)
     players = {}
     for spec in args.players.split(","):
         level, ev = spec.split("/")
-        players[spec] = Player(["--level", level, "--eval", ev])
+        extra = ["--weights", args.weights] if args.weights and ev == "neural" else []
+        players[spec] = Player(["--level", level, "--eval", ev] + extra)
     errors = {name: 0.0 for name in ["gnubg 0-ply"] + list(players)}
     for board, d1, d2 in decisions:
         options = results(board, d1, d2)
@@ -122,7 +126,8 @@ def main():
                 sys.exit(f"{name} chose a result gnubg does not list: {chosen}")
             errors[name] += best - judged[key]
     n = len(decisions)
-    print(f"{n} decisions from gnubg 0-ply self-play, seed {args.seed}; judge gnubg 1-ply")
+    nets = args.weights or "the shipped nets"
+    print(f"{n} decisions from gnubg 0-ply self-play, seed {args.seed}; judge gnubg 1-ply; {nets}")
     print("| player | mEMG per decision |")
     print("|---|---:|")
     for name, total in errors.items():

@@ -12,7 +12,7 @@
 
 use clap::Parser;
 use std::io::{BufRead, Write};
-use tabula_ai::backgammon::{BackgammonBot, EvalKind};
+use tabula_ai::backgammon::{BackgammonBot, EvalKind, NeuralEvaluator};
 use tabula_ai::Level;
 use tabula_core::Dice;
 use tabula_tables::Position;
@@ -25,6 +25,9 @@ struct Args {
     /// `neural` or `heuristic`.
     #[arg(long, default_value = "neural")]
     eval: String,
+    /// A weights file (`.tnn`) for the neural evaluator instead of the shipped one.
+    #[arg(long)]
+    weights: Option<std::path::PathBuf>,
     /// The bot's seed (the easy level's noise).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -37,7 +40,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "heuristic" => EvalKind::Heuristic,
         other => return Err(format!("--eval is neural or heuristic, not {other:?}").into()),
     };
-    let mut bot = BackgammonBot::with_eval(args.level, args.seed, kind);
+    let mut bot = match (&args.weights, kind) {
+        (Some(path), EvalKind::Neural) => {
+            let nets = NeuralEvaluator::from_bytes(&std::fs::read(path)?)?;
+            BackgammonBot::with_nets(args.level, args.seed, Box::leak(Box::new(nets)))
+        }
+        _ => BackgammonBot::with_eval(args.level, args.seed, kind),
+    };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {

@@ -5,13 +5,16 @@
 //! ```text
 //! cargo run --release -p tabula-ai --example versus -- --pairs 1000 --level strong
 //! ```
+//!
+//! `--weights FILE` plays other nets than the shipped ones; `--against FILE` replaces the
+//! hand-made opponent by nets from a file (to compare two generations with the cube on).
 
 use clap::Parser;
 use rayon::prelude::*;
-use tabula_ai::backgammon::{BackgammonBot, EvalKind};
+use tabula_ai::backgammon::{BackgammonBot, EvalKind, NeuralEvaluator};
 use tabula_ai::Level;
 use tabula_core::{ChaChaDice, Color, DiceSource, Game, Status};
-use tabula_tables::backgammon::{Backgammon, Options};
+use tabula_tables::backgammon::{Backgammon, Mode, Options};
 
 #[derive(Parser)]
 struct Args {
@@ -24,18 +27,46 @@ struct Args {
     /// The run's seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The nets of the first bot (default: the shipped ones).
+    #[arg(long)]
+    weights: Option<std::path::PathBuf>,
+    /// The second bot's nets (default: the hand-made evaluator).
+    #[arg(long)]
+    against: Option<std::path::PathBuf>,
+}
+
+/// Who plays: each side's nets (`None`: the hand-made evaluator for the second side).
+#[derive(Clone, Copy)]
+struct Sides {
+    first: &'static NeuralEvaluator,
+    second: Option<&'static NeuralEvaluator>,
+}
+
+fn load(path: &std::path::Path) -> &'static NeuralEvaluator {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let nets =
+        NeuralEvaluator::from_bytes(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Box::leak(Box::new(nets))
 }
 
 /// White's points in one money game between `white` and `black` on dice `seed`.
-fn game(level: Level, neural_is_white: bool, seed: u64) -> i64 {
-    let mut s = Backgammon::new(Options::money()).expect("money options are valid");
+fn game(level: Level, sides: Sides, first_is_white: bool, seed: u64) -> i64 {
+    let mut options = Options::money();
+    if let Mode::Money { games, .. } = &mut options.mode {
+        *games = Some(1);
+    }
+    let mut s = Backgammon::new(options).expect("money options are valid");
     let mut dice = ChaChaDice::new(seed);
-    let kinds = if neural_is_white {
-        [EvalKind::Neural, EvalKind::Heuristic]
-    } else {
-        [EvalKind::Heuristic, EvalKind::Neural]
+    let first = BackgammonBot::with_nets(level, seed, sides.first);
+    let second = match sides.second {
+        Some(nets) => BackgammonBot::with_nets(level, seed, nets),
+        None => BackgammonBot::with_eval(level, seed, EvalKind::Heuristic),
     };
-    let mut bots = kinds.map(|k| BackgammonBot::with_eval(level, seed, k));
+    let mut bots = if first_is_white {
+        [first, second]
+    } else {
+        [second, first]
+    };
     for _ in 0..100_000 {
         match s.status() {
             Status::Over(o) => {
@@ -49,6 +80,9 @@ fn game(level: Level, neural_is_white: bool, seed: u64) -> i64 {
             Status::Chance(_) => s.roll(dice.roll()).expect("a roll at a chance node"),
             Status::Decide { player, .. } => {
                 let a = bots[player.index()].choose(&s);
+                if std::env::var_os("VERSUS_TRACE").is_some() {
+                    eprintln!("{player:?} {a:?}");
+                }
                 s.apply(&a).expect("the bot's action is legal");
             }
         }
@@ -58,13 +92,28 @@ fn game(level: Level, neural_is_white: bool, seed: u64) -> i64 {
 
 fn main() {
     let args = Args::parse();
+    let sides = Sides {
+        first: args
+            .weights
+            .as_deref()
+            .map_or_else(NeuralEvaluator::shipped, load),
+        second: args.against.as_deref().map(load),
+    };
+    let name = |p: &Option<std::path::PathBuf>, default: &str| {
+        p.as_ref()
+            .map_or(default.to_string(), |p| p.display().to_string())
+    };
+    let (first_name, second_name) = (
+        name(&args.weights, "neural (shipped)"),
+        name(&args.against, "heuristic"),
+    );
     let started = std::time::Instant::now();
     let means: Vec<f64> = (0..args.pairs)
         .into_par_iter()
         .map(|p| {
             let seed = args.seed.wrapping_mul(1_000_003).wrapping_add(p);
-            let a = game(args.level, true, seed);
-            let b = -game(args.level, false, seed);
+            let a = game(args.level, sides, true, seed);
+            let b = -game(args.level, sides, false, seed);
             (a + b) as f64 / 2.0
         })
         .collect();
@@ -72,7 +121,7 @@ fn main() {
     let mean = means.iter().sum::<f64>() / n;
     let var = means.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
     println!(
-        "{} neural against {} heuristic: {} games in {} duplicate pairs, seed {}: {:+.3} ± {:.3} points per game for the neural bot (95 %), {:.0} s",
+        "{} {first_name} against {} {second_name}: {} games in {} duplicate pairs, seed {}: {:+.3} ± {:.3} points per game for the first (95 %), {:.0} s",
         args.level,
         args.level,
         2 * args.pairs,

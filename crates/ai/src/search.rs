@@ -199,28 +199,33 @@ mod tests {
         }
     }
 
-    /// Time per strong decision over positions of random play: `cargo test --release -p
-    /// tabula-ai strong_decision_time -- --ignored --nocapture`.
+    /// Time per strong decision over positions of random play, on the neural nets (the
+    /// bots' evaluator) and on the hand-made evaluator: `cargo test --release -p tabula-ai
+    /// strong_decision_time -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn strong_decision_time() {
-        let mut gen = MoveGen::new();
-        let mut replies = MoveGen::new();
-        let mut rng = ChaCha8Rng::seed_from_u64(0);
-        let sample = positions(200, 7);
-        let (mut worst, start) = (0.0f64, Instant::now());
-        for (pos, dice) in &sample {
-            let plays = gen.positions(pos, *dice).to_vec();
-            let t = Instant::now();
-            choose_play(Level::Strong, &mut rng, &Heuristic, &mut replies, &plays);
-            worst = worst.max(t.elapsed().as_secs_f64());
+        fn time(name: &str, eval: &impl Evaluator) {
+            let mut gen = MoveGen::new();
+            let mut replies = MoveGen::new();
+            let mut rng = ChaCha8Rng::seed_from_u64(0);
+            let sample = positions(200, 7);
+            let (mut worst, start) = (0.0f64, Instant::now());
+            for (pos, dice) in &sample {
+                let plays = gen.positions(pos, *dice).to_vec();
+                let t = Instant::now();
+                choose_play(Level::Strong, &mut rng, eval, &mut replies, &plays);
+                worst = worst.max(t.elapsed().as_secs_f64());
+            }
+            let mean = start.elapsed().as_secs_f64() / sample.len() as f64;
+            println!(
+                "strong ({STRONG_PLIES}-ply, {STRONG_CANDIDATES} candidates, {name}): mean {:.1} ms, worst {:.1} ms per decision over {} positions",
+                mean * 1e3,
+                worst * 1e3,
+                sample.len()
+            );
         }
-        let mean = start.elapsed().as_secs_f64() / sample.len() as f64;
-        println!(
-            "strong ({STRONG_PLIES}-ply, {STRONG_CANDIDATES} candidates): mean {:.1} ms, worst {:.1} ms per decision over {} positions",
-            mean * 1e3,
-            worst * 1e3,
-            sample.len()
-        );
+        time("neural", crate::backgammon::NeuralEvaluator::shipped());
+        time("hand-made", &Heuristic);
     }
 }

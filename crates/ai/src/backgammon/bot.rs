@@ -67,6 +67,14 @@ impl BackgammonBot {
         }
     }
 
+    /// A bot of `level` on the neural evaluator `nets` (other weights than the shipped ones:
+    /// the training and measuring tools).
+    pub fn with_nets(level: Level, seed: u64, nets: &'static NeuralEvaluator) -> BackgammonBot {
+        let mut bot = BackgammonBot::with_eval(level, seed, EvalKind::Neural);
+        bot.eval = BotEval::Neural(nets);
+        bot
+    }
+
     /// The bot's level.
     pub fn level(&self) -> Level {
         self.level
