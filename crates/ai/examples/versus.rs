@@ -108,15 +108,21 @@ fn main() {
         name(&args.against, "heuristic"),
     );
     let started = std::time::Instant::now();
-    let means: Vec<f64> = (0..args.pairs)
+    let results: Vec<[i64; 2]> = (0..args.pairs)
         .into_par_iter()
         .map(|p| {
             let seed = args.seed.wrapping_mul(1_000_003).wrapping_add(p);
-            let a = game(args.level, sides, true, seed);
-            let b = -game(args.level, sides, false, seed);
-            (a + b) as f64 / 2.0
+            [
+                game(args.level, sides, true, seed),
+                -game(args.level, sides, false, seed),
+            ]
         })
         .collect();
+    let means: Vec<f64> = results.iter().map(|[a, b]| (a + b) as f64 / 2.0).collect();
+    let games: Vec<i64> = results.iter().flatten().copied().collect();
+    let won = games.iter().filter(|&&g| g > 0).count();
+    let largest = games.iter().map(|g| g.abs()).max().unwrap_or(0);
+    let big = games.iter().filter(|g| g.abs() >= 16).count();
     let n = means.len() as f64;
     let mean = means.iter().sum::<f64>() / n;
     let var = means.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
@@ -130,5 +136,16 @@ fn main() {
         mean,
         1.96 * (var / n).sqrt(),
         started.elapsed().as_secs_f64()
+    );
+    println!(
+        "the first won {won} of {} games; {big} games were worth 16 points or more, the largest {largest}",
+        games.len()
+    );
+    let mut sorted = games.clone();
+    sorted.sort_unstable();
+    let trimmed = &sorted[sorted.len() / 100..sorted.len() - sorted.len() / 100];
+    println!(
+        "without the 1 % largest wins and losses: {:+.3} points per game",
+        trimmed.iter().sum::<i64>() as f64 / trimmed.len().max(1) as f64
     );
 }
