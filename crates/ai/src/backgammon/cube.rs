@@ -1,12 +1,13 @@
 //! Cube and resignation decisions from the evaluator's cubeless chances, for money play and
 //! for matches.
 //!
-//! **Money.** Equity is counted per cube unit. The doubler doubles from 75 % wins (by the
-//! evaluator, which is overconfident: from 68 %, the textbook market window, gnubg's
-//! analysis found most of its doubles premature; docs/gnubg.md) unless it is too good: playing on for gammons (which, under the Jacoby rule, count only once the cube is
-//! turned) is worth more than the point a drop gives. The taker drops when the doubled
-//! cubeless equity loses more than the point a drop costs (equity below -0.5), and beavers
-//! when it is clearly the favourite ([`BEAVER_EQUITY`]).
+//! **Money.** Cubeful equity by Janowski's interpolation ([`super::cubeful`], cube
+//! efficiency 0.68): the player on roll doubles when double/take and double/drop both beat
+//! playing on (and not when playing on beats the drop: too good); the taker takes while
+//! taking, with the cube then theirs, loses no more than the point a drop costs, and would
+//! beaver when taking leaves them the cubeful favourite by more than [`BEAVER_EQUITY`]. Until
+//! issue 15 the thresholds were fixed (double from 75 % wins, take at cubeless equity -0.5)
+//! and ignored gammons on the doubler's side and the value of owning the cube.
 //!
 //! **Match.** Each outcome of the game (win or lose a single game, gammon or backgammon at
 //! the cube's value) is turned into match-winning chances with the match equity table
@@ -32,13 +33,12 @@
 //! answers no there. A backgammon is counted three times (the bar-quadruple option is
 //! ignored: it is rare and only sharpens gammonish positions).
 
+use super::cubeful::{self, MoneyDecision, Owner, CUBE_EFFICIENCY};
 use super::eval::Probabilities;
 use super::met::{met, Crawford};
 use tabula_core::Color;
 use tabula_tables::backgammon::{Backgammon, Mode};
 
-/// The money double point: double from this chance of winning (see the module docs).
-const MONEY_DOUBLE_WIN: f32 = 0.75;
 /// In a match, double when the doubled-and-taken equity, normalised so that losing the
 /// doubled game is -1 and the drop +1, is at least this (money's 68 % with no gammons).
 const MATCH_WINDOW: f32 = 0.7;
@@ -47,9 +47,10 @@ const MATCH_WINDOW: f32 = 0.7;
 /// take point moves from 25 % to about 21.5 % with cube ownership).
 const RECUBE_VIG: f32 = 0.035;
 
-/// Money: beaver only as a clear favourite (cubeless equity above this). In theory any take
-/// where the taker is the favourite is a beaver; the margin allows for the hand-made
-/// evaluator's overconfidence, since a wrong beaver costs twice a wrong take.
+/// Money: beaver only as a clear favourite (cubeful equity after taking, per unit of the
+/// doubled cube, above this). In theory any take where the taker is the favourite is a
+/// beaver; the margin allows for the evaluator's errors, since a wrong beaver costs twice a
+/// wrong take.
 const BEAVER_EQUITY: f32 = 0.25;
 
 /// The answer to a double.
@@ -72,6 +73,8 @@ pub enum Stakes {
         beavers: bool,
         /// Gammons count only once the cube has been turned (and the cube is centred now).
         jacoby_applies: bool,
+        /// The cube is in the middle (neither player has turned it yet).
+        centred: bool,
     },
     /// A match.
     Match {
@@ -106,6 +109,7 @@ impl CubeState {
             } => Stakes::Money {
                 beavers,
                 jacoby_applies: jacoby && cube.owner().is_none(),
+                centred: cube.owner().is_none(),
             },
             Mode::Match { length, crawford } => {
                 let length = u32::from(length);
@@ -159,15 +163,11 @@ fn match_chances(p: &Probabilities, cube: u32, away_me: u32, away_opp: u32, next
 /// Whether the player on roll, with cubeless chances `p`, should double.
 pub fn should_double(p: &Probabilities, state: &CubeState) -> bool {
     match state.stakes {
-        Stakes::Money { jacoby_applies, .. } => {
-            let play_on = if jacoby_applies {
-                2.0 * p.win - 1.0
-            } else {
-                p.equity()
-            };
-            let taker_drops = money_answer(&p.flip(), false) == Answer::Drop;
-            p.win >= MONEY_DOUBLE_WIN && !(taker_drops && play_on >= 1.0)
-        }
+        Stakes::Money {
+            jacoby_applies,
+            centred,
+            ..
+        } => MoneyDecision::new(p, centred, jacoby_applies, CUBE_EFFICIENCY).should_double(),
         Stakes::Match {
             away_me,
             away_opp,
@@ -232,12 +232,13 @@ pub fn answer_double(p: &Probabilities, state: &CubeState) -> Answer {
 }
 
 fn money_answer(p: &Probabilities, beavers: bool) -> Answer {
-    let equity = p.equity();
-    if beavers && equity > BEAVER_EQUITY {
+    // After the take the cube is ours; its equity per unit of the doubled cube.
+    let taken = cubeful::money_equity(p, Owner::Player, false);
+    if beavers && taken > BEAVER_EQUITY {
         Answer::Beaver
-    } else if equity >= -0.5 {
-        // Taking doubles the stake: take while the doubled loss is smaller than the single
-        // point a drop costs.
+    } else if 2.0 * taken >= -1.0 {
+        // Taking doubles the stake: take while the doubled loss is no larger than the
+        // single point a drop costs.
         Answer::Take
     } else {
         Answer::Drop
@@ -286,6 +287,7 @@ mod tests {
             stakes: Stakes::Money {
                 beavers: true,
                 jacoby_applies: false,
+                centred: true,
             },
         }
     }
@@ -315,7 +317,10 @@ mod tests {
         assert!(!should_double(&p, &money()));
         assert_eq!(answer_double(&race(0.3), &money()), Answer::Take);
         // A slight favourite takes: the evaluator is not trusted with a beaver there.
-        assert_eq!(answer_double(&race(0.6), &money()), Answer::Take);
+        assert_eq!(answer_double(&race(0.52), &money()), Answer::Take);
+        // The live-cube take point (about 21.4 %) is below the dead cube's 25 %.
+        assert_eq!(answer_double(&race(0.22), &money()), Answer::Take);
+        assert_eq!(answer_double(&race(0.2), &money()), Answer::Drop);
     }
 
     #[test]
@@ -337,6 +342,7 @@ mod tests {
             stakes: Stakes::Money {
                 beavers: true,
                 jacoby_applies: true,
+                centred: true,
             },
         };
         assert!(should_double(&p, &jacoby));

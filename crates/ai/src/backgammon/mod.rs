@@ -4,6 +4,7 @@
 pub mod bearoff;
 mod bot;
 pub mod cube;
+pub mod cubeful;
 mod eval;
 pub mod met;
 pub mod nn;

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Plays a money session between Tabula (seat 1, over gnubg's external-player interface) and
+# GNU Backgammon at 0-ply (seat 0), saves it, has gnubg analyse it, and prints gnubg's
+# statistics (docs/gnubg.md).
+#
+#   scripts/gnubg_session.sh OUT_DIR NEW_GAME_LINES [LEVEL] [PORT]
+#
+# `set automatic game off` makes each `new game` line play exactly one game (without it gnubg
+# starts the next game by itself and plays on without end). Writes OUT_DIR/commands.txt,
+# OUT_DIR/gnubg.log (everything gnubg printed), OUT_DIR/session.sgf (saved before the
+# analysis, so the games survive an interrupted analysis) and OUT_DIR/analysed.sgf.
+set -euo pipefail
+out=${1:?output folder}
+lines=${2:?number of new game lines}
+level=${3:-strong}
+port=${4:-4321}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)
+gnubg=$(command -v gnubg || echo /usr/games/gnubg)
+"$here/target/release/tabula" external --listen "127.0.0.1:$port" --level "$level" --seed 1 \
+    >"$out/tabula.log" 2>&1 &
+tabula=$!
+trap 'kill $tabula 2>/dev/null || true' EXIT
+sleep 1
+{
+    echo "set player 1 external 127.0.0.1:$port"
+    echo "set player 1 name tabula"
+    echo "set player 0 gnubg"
+    echo "set player 0 chequerplay evaluation plies 0"
+    echo "set player 0 cubedecision evaluation plies 0"
+    echo "set display off"
+    echo "set automatic game off"
+    echo "new session"
+    for _ in $(seq "$lines"); do echo "new game"; done
+    echo "show score"
+    echo "set player 1 human"
+    echo "save match $out/session.sgf"
+    echo "analyse session"
+    echo "save match $out/analysed.sgf"
+    echo "show statistics session"
+} >"$out/commands.txt"
+"$gnubg" -t -q <"$out/commands.txt" >"$out/gnubg.log" 2>&1
+grep -n "Error rate\|Snowie\|rating\|Luck adjusted\|Cube decision\|Chequer" "$out/gnubg.log" | tail -40 || true
