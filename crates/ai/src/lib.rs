@@ -17,6 +17,7 @@ mod level;
 pub mod never_finishing;
 pub mod search;
 pub mod selfplay;
+pub mod study;
 pub mod train;
 
 pub use bot::{Bot, Budget, RandomBot};

@@ -16,6 +16,7 @@ mod selfplay;
 mod serve;
 mod show;
 mod solve;
+mod study;
 mod verify;
 
 use board::HomeSide;
@@ -104,6 +105,15 @@ enum Command {
     /// Serve GNU Backgammon's external-player protocol on a TCP port, so that gnubg plays
     /// (and analyses) Tabula's backgammon bot: `set player 1 external HOST:PORT` in gnubg.
     External(external::ExternalArgs),
+    /// Evaluate a backgammon position: the chances of the player on roll at 0 to 3 plies and
+    /// the cube decision in cubeful equity.
+    Eval(study::EvalArgs),
+    /// The best plays of a backgammon position with its dice, ranked with their equities, or
+    /// the cube decision when no dice are given.
+    Hint(study::HintArgs),
+    /// Roll out a backgammon position: play it to the end many times (seeded, in parallel,
+    /// luck-adjusted) and print the mean result with its standard error.
+    Rollout(study::RolloutArgs),
     /// Run the game server (HTTP API, WebSockets, bots) and print the URL to open.
     Serve(serve::ServeArgs),
     /// Check a finished server game: every roll against its revealed dice seed and, given
@@ -301,6 +311,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Selfplay(args) => selfplay::run(&mut out, &args)?,
         Command::External(args) => external::run(&mut out, &args)?,
         Command::Serve(args) => serve::run(&mut out, &args)?,
+        Command::Eval(args) => study::eval(&mut out, &args)?,
+        Command::Hint(args) => study::hint(&mut out, &args)?,
+        Command::Rollout(args) => study::rollout_command(&mut out, &args)?,
         Command::VerifyDice(args) => verify::verify_dice(&mut out, &args)?,
     }
     out.flush()?;

@@ -160,6 +160,27 @@ fn match_chances(p: &Probabilities, cube: u32, away_me: u32, away_opp: u32, next
         + p.lose_backgammon * at(-3)
 }
 
+/// The match-winning chances of the player on roll with chances `p` after no double,
+/// double/take and double/drop, by the dead-cube approximation of the module docs; `None`
+/// in money play.
+pub fn match_decision(p: &Probabilities, state: &CubeState) -> Option<(f32, f32, f32)> {
+    let Stakes::Match {
+        away_me,
+        away_opp,
+        next,
+        ..
+    } = state.stakes
+    else {
+        return None;
+    };
+    let c = state.cube;
+    Some((
+        match_chances(p, c, away_me, away_opp, next),
+        match_chances(p, 2 * c, away_me, away_opp, next),
+        after(away_me, away_opp, next, i64::from(c)),
+    ))
+}
+
 /// Whether the player on roll, with cubeless chances `p`, should double.
 pub fn should_double(p: &Probabilities, state: &CubeState) -> bool {
     match state.stakes {

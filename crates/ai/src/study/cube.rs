@@ -1,0 +1,190 @@
+//! A cube decision laid out for study: the equities of no double, double/take and
+//! double/drop, and the right actions of both players, in words.
+//!
+//! Money play is valued in cubeful equity per unit of the current cube
+//! ([`crate::backgammon::cubeful`], Janowski's interpolation); a match in match-winning
+//! chances by the dead-cube approximation of [`crate::backgammon::cube`], whose decisions
+//! (with their corrections for the cube's remaining value) are the ones reported.
+
+use crate::backgammon::cube::{self, Answer, CubeState, Stakes};
+use crate::backgammon::cubeful::{MoneyDecision, CUBE_EFFICIENCY};
+use crate::backgammon::Probabilities;
+
+/// What the equities of a [`CubeAnalysis`] are counted in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Money: points per unit of the current cube.
+    Money,
+    /// A match: the chance of winning the match.
+    MatchWinningChance,
+}
+
+/// The analysis of a cube decision of the player on roll.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CubeAnalysis {
+    /// The cubeless chances it rests on.
+    pub chances: Probabilities,
+    /// What the three values below are counted in.
+    pub unit: Unit,
+    /// Playing on without doubling.
+    pub no_double: f32,
+    /// Doubling, the opponent taking.
+    pub double_take: f32,
+    /// Doubling, the opponent dropping.
+    pub double_drop: f32,
+    /// The player on roll should double.
+    pub double: bool,
+    /// The opponent should take a double (or beaver, see `beaver`).
+    pub take: bool,
+    /// The opponent should beaver (money with beavers only).
+    pub beaver: bool,
+    /// The cube has been turned before (a redouble), for the wording.
+    pub redouble: bool,
+}
+
+impl CubeAnalysis {
+    /// The decision of the player on roll with cubeless chances `p` in `state`.
+    pub fn new(p: &Probabilities, state: &CubeState) -> CubeAnalysis {
+        let answer = cube::answer_double(&p.flip(), state);
+        let double = cube::should_double(p, state);
+        let (unit, no_double, double_take, double_drop, redouble) = match state.stakes {
+            Stakes::Money {
+                jacoby_applies,
+                centred,
+                ..
+            } => {
+                let d = MoneyDecision::new(p, centred, jacoby_applies, CUBE_EFFICIENCY);
+                (
+                    Unit::Money,
+                    d.no_double,
+                    d.double_take,
+                    d.double_drop,
+                    !centred,
+                )
+            }
+            Stakes::Match { .. } => {
+                let (nd, dt, dp) = cube::match_decision(p, state).expect("a match");
+                (Unit::MatchWinningChance, nd, dt, dp, state.cube > 1)
+            }
+        };
+        CubeAnalysis {
+            chances: *p,
+            unit,
+            no_double,
+            double_take,
+            double_drop,
+            double,
+            take: answer != Answer::Drop,
+            beaver: answer == Answer::Beaver,
+            redouble,
+        }
+    }
+
+    /// The right actions in words, as gnubg writes them: `No double, take`, `Double, take`,
+    /// `Double, pass`, `Too good to double, pass` (`redouble` once the cube has moved).
+    pub fn verdict(&self) -> String {
+        let verb = if self.redouble { "redouble" } else { "double" };
+        let answer = if self.beaver {
+            "beaver"
+        } else if self.take {
+            "take"
+        } else {
+            "pass"
+        };
+        if self.double {
+            format!("{}, {answer}", capital(verb))
+        } else if !self.take && self.no_double > self.double_drop {
+            format!("Too good to {verb}, pass")
+        } else {
+            format!("No {verb}, {answer}")
+        }
+    }
+
+    /// The value of the best of the three for the player on roll (what the doubler gets with
+    /// the right actions of both sides).
+    pub fn best(&self) -> f32 {
+        if self.double {
+            self.double_take.min(self.double_drop)
+        } else {
+            self.no_double
+        }
+    }
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backgammon::met::Crawford;
+
+    fn money(centred: bool) -> CubeState {
+        CubeState {
+            cube: if centred { 1 } else { 2 },
+            stakes: Stakes::Money {
+                beavers: false,
+                jacoby_applies: false,
+                centred,
+            },
+        }
+    }
+
+    fn race(win: f32) -> Probabilities {
+        Probabilities {
+            win,
+            ..Probabilities::default()
+        }
+    }
+
+    #[test]
+    fn verdicts_follow_the_money_equities() {
+        assert_eq!(
+            CubeAnalysis::new(&race(0.6), &money(true)).verdict(),
+            "No double, take"
+        );
+        assert_eq!(
+            CubeAnalysis::new(&race(0.72), &money(true)).verdict(),
+            "Double, take"
+        );
+        assert_eq!(
+            CubeAnalysis::new(&race(0.9), &money(true)).verdict(),
+            "Double, pass"
+        );
+        assert_eq!(
+            CubeAnalysis::new(&race(0.9), &money(false)).verdict(),
+            "Redouble, pass"
+        );
+        let gammonish = Probabilities {
+            win: 0.9,
+            win_gammon: 0.6,
+            ..Probabilities::default()
+        };
+        let a = CubeAnalysis::new(&gammonish, &money(true));
+        assert_eq!(a.verdict(), "Too good to double, pass");
+        assert_eq!(a.best(), a.no_double);
+        assert!(a.no_double > 1.0);
+    }
+
+    #[test]
+    fn match_decisions_are_in_match_winning_chances() {
+        let state = CubeState {
+            cube: 1,
+            stakes: Stakes::Match {
+                away_me: 2,
+                away_opp: 1,
+                next: Crawford::Post,
+                crawford_game: false,
+            },
+        };
+        let a = CubeAnalysis::new(&race(0.3), &state);
+        assert_eq!(a.unit, Unit::MatchWinningChance);
+        assert!(a.double, "the trailer doubles at once post-Crawford");
+        // When the leader drops, both need one point: the doubler's match chance is 50 %.
+        assert!((a.double_drop - 0.5).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,214 @@
+//! n-ply evaluation: a position's cubeless chances looked at 0 to 3 rolls ahead, and the
+//! ranking of a roll's plays at a chosen depth with move filters.
+//!
+//! The plies are counted as GNU Backgammon counts them. **0-ply** is the evaluator on the
+//! position. **n-ply** is the mean over the 21 rolls of the player on roll of the position
+//! after that player's best play — chosen at 0-ply, as every strong program chooses the
+//! plays inside its look-ahead — judged at (n - 1)-ply from the other side. A play is ranked
+//! at n-ply by the n-ply chances of the position after it, the opponent on roll.
+//!
+//! **Move filters.** Ranking every legal play deeply would cost too much (a roll can have
+//! hundreds), so the plays are first ranked at 0-ply and only the best [`Filter::keep`]
+//! within [`Filter::within`] of the best (in cubeless equity) are searched deeper; the rest
+//! keep their 0-ply value and rank below them.
+
+use crate::backgammon::{Evaluator, Probabilities};
+use crate::search::Plays;
+use tabula_core::Dice;
+use tabula_tables::{Position, CHECKERS};
+
+/// Which plays are searched deeper than 0-ply.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Filter {
+    /// At most this many plays.
+    pub keep: usize,
+    /// Only plays whose 0-ply equity is within this of the best play's.
+    pub within: f32,
+}
+
+impl Default for Filter {
+    /// gnubg's usual filter for 2-ply analysis keeps up to 8 plays within 0.16; Tabula keeps
+    /// up to 8 within 0.16 at every depth.
+    fn default() -> Filter {
+        Filter {
+            keep: 8,
+            within: 0.16,
+        }
+    }
+}
+
+/// Whether the game on `pos` is over (a side has borne off all its checkers).
+pub fn is_over(pos: &Position) -> bool {
+    pos.mover_off() == CHECKERS || pos.opponent_off() == CHECKERS
+}
+
+/// The best play of the mover of `pos` with `dice` at 0-ply (the one that leaves the
+/// opponent the lowest equity), with the opponent's chances after it; `None` when no play is
+/// legal.
+pub fn best_play_0ply(
+    eval: &impl Evaluator,
+    plays: &mut impl Plays,
+    pos: &Position,
+    dice: Dice,
+) -> Option<(Position, Probabilities)> {
+    let mut best: Option<(f32, Position, Probabilities)> = None;
+    for &play in plays.plays(pos, dice) {
+        let theirs = eval.evaluate(&play.flip());
+        let e = theirs.equity();
+        if best.as_ref().is_none_or(|(b, _, _)| e < *b) {
+            best = Some((e, play, theirs));
+        }
+    }
+    best.map(|(_, play, theirs)| (play, theirs))
+}
+
+/// Adds `w · p` to `sum`, output by output.
+pub fn add_weighted(sum: &mut Probabilities, p: &Probabilities, w: f32) {
+    sum.win += w * p.win;
+    sum.win_gammon += w * p.win_gammon;
+    sum.win_backgammon += w * p.win_backgammon;
+    sum.lose_gammon += w * p.lose_gammon;
+    sum.lose_backgammon += w * p.lose_backgammon;
+}
+
+/// The cubeless chances of the player on roll in `pos` at `plies` (0 to any depth; each ply
+/// multiplies the work by about 21 rolls times the plays of a roll).
+pub fn chances(
+    eval: &impl Evaluator,
+    plays: &mut impl Plays,
+    pos: &Position,
+    plies: u32,
+) -> Probabilities {
+    if plies == 0 || is_over(pos) {
+        return eval.evaluate(pos);
+    }
+    let mut sum = Probabilities::default();
+    for dice in Dice::all() {
+        let w = dice.weight() as f32 / 36.0;
+        // With no legal play the turn passes: the opponent is on roll in the same position.
+        let next = best_play_0ply(eval, plays, pos, dice).map_or(*pos, |(play, _)| play);
+        let theirs = if plies == 1 {
+            eval.evaluate(&next.flip())
+        } else {
+            chances(eval, plays, &next.flip(), plies - 1)
+        };
+        add_weighted(&mut sum, &theirs.flip(), w);
+    }
+    sum
+}
+
+/// A play ranked by [`rank_plays`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RankedPlay {
+    /// The position after the play, still seen from the mover.
+    pub after: Position,
+    /// The mover's cubeless chances after it.
+    pub chances: Probabilities,
+    /// The depth those chances come from (0 for plays the filter left out).
+    pub plies: u32,
+}
+
+/// `candidates` (the legal results of a roll, seen from the mover) ranked best first for the
+/// mover: all at 0-ply, then those the filter keeps at `plies`. `score` turns chances into
+/// the number ranked by (cubeless or cubeful equity); `plays_for` makes a play generator for
+/// each worker, since the deeper searches run in parallel (rayon).
+pub fn rank_plays<E, P>(
+    eval: &E,
+    plays_for: impl Fn() -> P + Sync,
+    candidates: &[Position],
+    plies: u32,
+    filter: Filter,
+    score: impl Fn(&Probabilities) -> f32 + Sync,
+) -> Vec<RankedPlay>
+where
+    E: Evaluator + Sync,
+    P: Plays,
+{
+    use rayon::prelude::*;
+    let mut ranked: Vec<RankedPlay> = candidates
+        .iter()
+        .map(|&after| RankedPlay {
+            after,
+            chances: eval.evaluate(&after.flip()).flip(),
+            plies: 0,
+        })
+        .collect();
+    let by_score = |a: &RankedPlay, b: &RankedPlay| score(&b.chances).total_cmp(&score(&a.chances));
+    ranked.sort_by(by_score);
+    if plies == 0 || ranked.is_empty() {
+        return ranked;
+    }
+    let best = ranked[0].chances.equity();
+    let deep = ranked
+        .iter()
+        .take(filter.keep)
+        .take_while(|r| best - r.chances.equity() <= filter.within)
+        .count();
+    ranked[..deep].par_iter_mut().for_each(|r| {
+        let mut plays = plays_for();
+        r.chances = chances(eval, &mut plays, &r.after.flip(), plies).flip();
+        r.plies = plies;
+    });
+    // The searched plays first, among themselves by their deeper value; the others after
+    // them in their 0-ply order.
+    ranked[..deep].sort_by(by_score);
+    ranked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backgammon::Heuristic;
+    use tabula_core::Die;
+    use tabula_tables::MoveGen;
+
+    fn dice(a: u8, b: u8) -> Dice {
+        Dice::from_values(Die::new(a).unwrap(), Die::new(b).unwrap())
+    }
+
+    #[test]
+    fn zero_plies_is_the_evaluator() {
+        let pos = Position::START;
+        assert_eq!(
+            chances(&Heuristic, &mut MoveGen::new(), &pos, 0),
+            Heuristic.evaluate(&pos)
+        );
+    }
+
+    #[test]
+    fn one_ply_is_the_mean_over_the_rolls_of_the_best_replies() {
+        let pos = Position::START;
+        let mut gen = MoveGen::new();
+        let mut want = 0.0;
+        for d in Dice::all() {
+            let (_, theirs) = best_play_0ply(&Heuristic, &mut gen, &pos, d).unwrap();
+            want += theirs.flip().equity() * d.weight() as f32 / 36.0;
+        }
+        let got = chances(&Heuristic, &mut gen, &pos, 1).equity();
+        assert!((got - want).abs() < 1e-5, "{got} {want}");
+    }
+
+    #[test]
+    fn ranking_keeps_every_play_and_searches_only_the_filtered_ones() {
+        let mut gen = MoveGen::new();
+        let candidates = gen.positions(&Position::START, dice(2, 1)).to_vec();
+        let filter = Filter {
+            keep: 3,
+            within: 1.0,
+        };
+        let ranked = rank_plays(
+            &Heuristic,
+            MoveGen::new,
+            &candidates,
+            1,
+            filter,
+            Probabilities::equity,
+        );
+        assert_eq!(ranked.len(), candidates.len());
+        assert_eq!(ranked.iter().filter(|r| r.plies == 1).count(), 3);
+        assert!(ranked[..3].iter().all(|r| r.plies == 1));
+        assert!(ranked[..3]
+            .windows(2)
+            .all(|w| w[0].chances.equity() >= w[1].chances.equity()));
+    }
+}

@@ -1,0 +1,87 @@
+//! Tests of the rollouts against exact values and of their reproducibility.
+
+use super::rollout::{rollout, RolloutConfig};
+use crate::backgammon::{BearoffDb, Heuristic, NeuralEvaluator};
+use tabula_tables::{MoveGen, Position};
+
+/// A two-sided bear-off: the mover has checkers on points 1, 3 and 5, the opponent on 2,
+/// 4, 6 and 6 (each on their own points).
+fn bearoff_position() -> Position {
+    let mut mover = [0u8; 25];
+    let mut opponent = [0u8; 25];
+    for p in [1, 3, 5] {
+        mover[p - 1] = 1;
+    }
+    for p in [2, 4, 6, 6] {
+        opponent[p - 1] += 1;
+    }
+    Position::from_counts(&mover, &opponent).unwrap()
+}
+
+fn config(trials: u32, variance_reduction: bool) -> RolloutConfig {
+    RolloutConfig {
+        trials,
+        truncate: None,
+        seed: 7,
+        variance_reduction,
+    }
+}
+
+#[test]
+fn rollouts_of_a_bearoff_position_agree_with_the_exact_database() {
+    let pos = bearoff_position();
+    let exact = BearoffDb::get().chances(&pos).expect("in the database");
+    let nets = NeuralEvaluator::shipped();
+    for vr in [false, true] {
+        let r = rollout(nets, MoveGen::new, |_| None, &pos, &config(1296, vr), || {});
+        let diff = (f64::from(r.chances.win) - f64::from(exact.win)).abs();
+        assert!(
+            diff <= 3.0 * r.std_err[0] + 0.005,
+            "variance reduction {vr}: rollout {} ± {}, exact {}",
+            r.chances.win,
+            r.std_err[0],
+            exact.win
+        );
+    }
+}
+
+#[test]
+fn a_rollout_is_the_same_on_one_thread_and_on_two() {
+    let pos = Position::START;
+    let cfg = RolloutConfig {
+        trials: 72,
+        truncate: Some(6),
+        seed: 3,
+        variance_reduction: true,
+    };
+    let run = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| rollout(&Heuristic, MoveGen::new, |_| None, &pos, &cfg, || {}))
+    };
+    assert_eq!(run(1), run(2));
+    let other = RolloutConfig { seed: 4, ..cfg };
+    let r = rollout(&Heuristic, MoveGen::new, |_| None, &pos, &other, || {});
+    assert_ne!(r, run(1), "another seed plays other games");
+}
+
+#[test]
+fn luck_adjustment_shrinks_the_standard_error() {
+    let pos = Position::START;
+    let cfg = |vr| RolloutConfig {
+        trials: 144,
+        truncate: Some(8),
+        seed: 5,
+        variance_reduction: vr,
+    };
+    let plain = rollout(&Heuristic, MoveGen::new, |_| None, &pos, &cfg(false), || {});
+    let reduced = rollout(&Heuristic, MoveGen::new, |_| None, &pos, &cfg(true), || {});
+    assert!(
+        reduced.equity_std_err < plain.equity_std_err / 2.0,
+        "{} vs {}",
+        reduced.equity_std_err,
+        plain.equity_std_err
+    );
+}

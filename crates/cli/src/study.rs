@@ -1,0 +1,718 @@
+//! `tabula eval`, `tabula hint` and `tabula rollout`: the study commands for backgammon
+//! positions, on the shipped neural nets (docs/cli.md, "Study").
+//!
+//! A position is read as `tabula moves` reads it (XGID, gnubg Position ID with or without
+//! Match ID, or `start`). The cube and the score come from the notation; a bare Position ID
+//! (or `start`) is money play with the cube centred at 1, the Jacoby rule on and beavers
+//! allowed (gnubg's defaults for money). Equities are cubeful: money in points per unit of
+//! the current cube (Janowski's interpolation), a match in match-winning chances.
+
+use crate::board::CubeView;
+use crate::error::bad_input;
+use crate::input::{capitalized, parse_dice, Notation, Setup};
+use anyhow::Result;
+use clap::Args;
+use serde::Serialize;
+use std::io::Write;
+use std::time::Instant;
+use tabula_ai::backgammon::cube::{CubeState, Stakes};
+use tabula_ai::backgammon::cubeful::{self, Owner};
+use tabula_ai::backgammon::met::Crawford;
+use tabula_ai::backgammon::{NeuralEvaluator, Probabilities};
+use tabula_ai::study::cube::{CubeAnalysis, Unit};
+use tabula_ai::study::nply::{self, Filter};
+use tabula_ai::study::rollout::{rollout, RolloutConfig, RolloutResult};
+use tabula_tables::{MoveGen, Position};
+
+/// The deepest search the commands allow (3-ply takes seconds per play).
+const MAX_PLIES: u32 = 3;
+
+/// The options of `tabula eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`.
+    #[arg(allow_hyphen_values = true)]
+    pub position: String,
+    /// Look this many rolls ahead (0 to 3; default 2).
+    #[arg(long, default_value_t = 2)]
+    pub plies: u32,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The options of `tabula hint`.
+#[derive(Debug, Args)]
+pub struct HintArgs {
+    /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`.
+    #[arg(allow_hyphen_values = true)]
+    pub position: String,
+    /// The dice, e.g. 6-5 (default: the position's own dice; without dice the hint is the
+    /// cube decision).
+    #[arg(long)]
+    pub dice: Option<String>,
+    /// Rank the plays this many rolls deep (0 to 3; default 2).
+    #[arg(long, default_value_t = 2)]
+    pub plies: u32,
+    /// Show at most this many plays (default 10; 0: all).
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The options of `tabula rollout`.
+#[derive(Debug, Args)]
+pub struct RolloutArgs {
+    /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start` (the player on roll is
+    /// to roll).
+    #[arg(allow_hyphen_values = true)]
+    pub position: String,
+    /// Games to play out (default 1296: every pair of first rolls once).
+    #[arg(long, default_value_t = 1296)]
+    pub trials: u32,
+    /// Stop each game after this many plays and take the nets' judgement there.
+    #[arg(long)]
+    pub truncate: Option<u32>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The seed of the dice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play the games without subtracting the luck of the rolls (plainer, noisier).
+    #[arg(long)]
+    pub no_variance_reduction: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The five chances as JSON and text show them.
+#[derive(Debug, Clone, Copy, Serialize)]
+struct ChancesJson {
+    win: f32,
+    win_gammon: f32,
+    win_backgammon: f32,
+    lose_gammon: f32,
+    lose_backgammon: f32,
+    cubeless_equity: f32,
+}
+
+impl From<&Probabilities> for ChancesJson {
+    fn from(p: &Probabilities) -> ChancesJson {
+        ChancesJson {
+            win: p.win,
+            win_gammon: p.win_gammon,
+            win_backgammon: p.win_backgammon,
+            lose_gammon: p.lose_gammon,
+            lose_backgammon: p.lose_backgammon,
+            cubeless_equity: p.equity(),
+        }
+    }
+}
+
+/// A cube decision as JSON shows it.
+#[derive(Debug, Clone, Serialize)]
+struct CubeJson {
+    /// `money` (points per unit of the current cube) or `match` (match-winning chance).
+    unit: &'static str,
+    no_double: f32,
+    double_take: f32,
+    double_pass: f32,
+    /// The right actions, in words (`Double, take`).
+    verdict: String,
+}
+
+impl From<&CubeAnalysis> for CubeJson {
+    fn from(a: &CubeAnalysis) -> CubeJson {
+        CubeJson {
+            unit: match a.unit {
+                Unit::Money => "money",
+                Unit::MatchWinningChance => "match",
+            },
+            no_double: a.no_double,
+            double_take: a.double_take,
+            double_pass: a.double_drop,
+            verdict: a.verdict(),
+        }
+    }
+}
+
+/// The cube and stakes a position's notation records, for the player on roll.
+fn cube_state(setup: &Setup) -> Result<Option<CubeState>> {
+    let (jacoby, beavers) = match &setup.notation {
+        Notation::Xgid(x) => (x.jacoby, x.beavers),
+        Notation::GnubgId(m) => (m.jacoby, true),
+        _ => (true, true),
+    };
+    let cube = setup.cube.unwrap_or(CubeView::Centred(1));
+    let (value, centred, ours) = match cube {
+        CubeView::Centred(v) => (v, true, true),
+        CubeView::Owned(v, owner) => (v, false, owner == setup.on_roll),
+        CubeView::Crawford => (1, true, true),
+    };
+    let match_length = setup.score.and_then(|s| s.match_length);
+    let stakes = match match_length {
+        None => Stakes::Money {
+            beavers,
+            jacoby_applies: jacoby && centred,
+            centred,
+        },
+        Some(length) => {
+            let score = setup.score.expect("a match has a score").points;
+            let away = |c| length.saturating_sub(score[c]);
+            let (away_me, away_opp) = (away(setup.on_roll), away(!setup.on_roll));
+            if away_me == 0 || away_opp == 0 {
+                return Err(bad_input("the match in this position is already over"));
+            }
+            let crawford_game = cube == CubeView::Crawford;
+            Stakes::Match {
+                away_me,
+                away_opp,
+                next: if crawford_game || away_me == 1 || away_opp == 1 {
+                    Crawford::Post
+                } else {
+                    Crawford::Pre
+                },
+                crawford_game,
+            }
+        }
+    };
+    // The player on roll cannot double a cube the opponent holds: no cube decision then.
+    Ok(ours.then_some(CubeState {
+        cube: value,
+        stakes,
+    }))
+}
+
+/// A number for ranking plays: cubeful money equity, or match-winning chance, for the mover
+/// after the play (the opponent then on roll, holding what the cube state says).
+fn play_score(state: &CubeState, p: &Probabilities) -> f32 {
+    match state.stakes {
+        Stakes::Money {
+            centred,
+            jacoby_applies,
+            ..
+        } => {
+            let owner = if centred {
+                Owner::Centred
+            } else {
+                Owner::Player
+            };
+            cubeful::money_equity(p, owner, jacoby_applies)
+        }
+        Stakes::Match { .. } => {
+            tabula_ai::backgammon::cube::match_decision(p, state).map_or(p.equity(), |m| m.0)
+        }
+    }
+}
+
+fn check_plies(plies: u32) -> Result<()> {
+    if plies > MAX_PLIES {
+        return Err(bad_input(format!(
+            "--plies must be 0 to {MAX_PLIES}, not {plies}"
+        )));
+    }
+    Ok(())
+}
+
+fn finished(setup: &Setup) -> Result<()> {
+    if setup.board.bore_off_end(true).is_some() {
+        return Err(bad_input(
+            "the game in this position is over: nothing to evaluate",
+        ));
+    }
+    Ok(())
+}
+
+fn describe_stakes(state: Option<&CubeState>, setup: &Setup) -> String {
+    let cube = match setup.cube.unwrap_or(CubeView::Centred(1)) {
+        CubeView::Centred(v) => format!("cube centred at {v}"),
+        CubeView::Owned(v, c) => format!("cube at {v}, {}'s", capitalized(c)),
+        CubeView::Crawford => "Crawford game, no cube".to_string(),
+    };
+    match state.map(|s| s.stakes) {
+        Some(Stakes::Match {
+            away_me, away_opp, ..
+        }) => format!(
+            "match: {} needs {away_me}, {} needs {away_opp}; {cube}",
+            capitalized(setup.on_roll),
+            capitalized(!setup.on_roll)
+        ),
+        _ => cube,
+    }
+}
+
+fn percent(x: f32) -> String {
+    format!("{:5.1} %", 100.0 * x)
+}
+
+fn write_chances(out: &mut dyn Write, p: &Probabilities) -> Result<()> {
+    writeln!(
+        out,
+        "Win {}  (gammon {}, backgammon {})   Lose {}  (gammon {}, backgammon {})",
+        percent(p.win),
+        percent(p.win_gammon),
+        percent(p.win_backgammon),
+        percent(1.0 - p.win),
+        percent(p.lose_gammon),
+        percent(p.lose_backgammon)
+    )?;
+    writeln!(out, "Cubeless equity {:+.3}", p.equity())?;
+    Ok(())
+}
+
+fn write_cube(out: &mut dyn Write, a: &CubeAnalysis) -> Result<()> {
+    let best = a.best();
+    let fmt = |x: f32| match a.unit {
+        Unit::Money => format!("{x:+.3}"),
+        Unit::MatchWinningChance => format!("{:6.2} %", 100.0 * x),
+    };
+    let diff = |x: f32| match a.unit {
+        Unit::Money => format!("({:+.3})", x - best),
+        Unit::MatchWinningChance => format!("({:+.2} %)", 100.0 * (x - best)),
+    };
+    let unit = match a.unit {
+        Unit::Money => "cubeful equity per unit of the cube",
+        Unit::MatchWinningChance => "match-winning chance",
+    };
+    writeln!(out, "Cube decision ({unit}):")?;
+    let verb = if a.redouble { "redouble" } else { "double" };
+    writeln!(
+        out,
+        "  No {verb:<10} {}  {}",
+        fmt(a.no_double),
+        diff(a.no_double)
+    )?;
+    writeln!(
+        out,
+        "  {:<13} {}  {}",
+        capitalise(verb) + ", take",
+        fmt(a.double_take),
+        diff(a.double_take)
+    )?;
+    writeln!(
+        out,
+        "  {:<13} {}  {}",
+        capitalise(verb) + ", pass",
+        fmt(a.double_drop),
+        diff(a.double_drop)
+    )?;
+    writeln!(out, "Proper cube action: {}", a.verdict())?;
+    Ok(())
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// `tabula eval`.
+pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
+    check_plies(args.plies)?;
+    let setup = Setup::parse(&args.position)?;
+    finished(&setup)?;
+    let nets = NeuralEvaluator::shipped();
+    let p = nply::chances(nets, &mut MoveGen::new(), &setup.board, args.plies);
+    let state = cube_state(&setup)?;
+    let analysis = state.as_ref().map(|s| CubeAnalysis::new(&p, s));
+    if args.json {
+        #[derive(Serialize)]
+        struct EvalJson {
+            plies: u32,
+            on_roll: tabula_core::Color,
+            chances: ChancesJson,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            cube: Option<CubeJson>,
+        }
+        serde_json::to_writer(
+            &mut *out,
+            &EvalJson {
+                plies: args.plies,
+                on_roll: setup.on_roll,
+                chances: (&p).into(),
+                cube: analysis.as_ref().map(Into::into),
+            },
+        )?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} on roll, {}; {}-ply",
+        capitalized(setup.on_roll),
+        describe_stakes(state.as_ref(), &setup),
+        args.plies
+    )?;
+    write_chances(out, &p)?;
+    match &analysis {
+        Some(a) => write_cube(out, a)?,
+        None => writeln!(out, "No cube decision: the opponent holds the cube.")?,
+    }
+    Ok(())
+}
+
+/// One ranked play of `tabula hint --json`.
+#[derive(Debug, Serialize)]
+struct HintPlay {
+    rank: usize,
+    #[serde(rename = "move")]
+    play: String,
+    /// Cubeful equity (money) or match-winning chance (match) after the play.
+    equity: f32,
+    /// Its difference to the best play's (0 or negative).
+    diff: f32,
+    plies: u32,
+    chances: ChancesJson,
+}
+
+/// `tabula hint`.
+pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
+    check_plies(args.plies)?;
+    let setup = Setup::parse(&args.position)?;
+    finished(&setup)?;
+    let dice = match (&args.dice, setup.dice) {
+        (Some(text), _) => Some(parse_dice(text)?),
+        (None, d) => d,
+    };
+    let Some(dice) = dice else {
+        // No dice: the hint is the cube decision.
+        return eval(
+            out,
+            &EvalArgs {
+                position: args.position.clone(),
+                plies: args.plies,
+                json: args.json,
+            },
+        );
+    };
+    let nets = NeuralEvaluator::shipped();
+    // For ranking plays the cube is whatever the notation says, even when the opponent
+    // holds it (then the mover owns nothing: money equity as if it were theirs to take).
+    let state = cube_state(&setup)?.unwrap_or(CubeState {
+        cube: 1,
+        stakes: Stakes::Money {
+            beavers: true,
+            jacoby_applies: false,
+            centred: false,
+        },
+    });
+    let legal = setup.board.legal_plays(dice);
+    let candidates: Vec<Position> = legal.iter().map(|(_, after)| *after).collect();
+    let ranked = nply::rank_plays(
+        nets,
+        MoveGen::new,
+        &candidates,
+        args.plies,
+        Filter::default(),
+        |p| play_score(&state, p),
+    );
+    let name_of = |after: &Position| {
+        legal
+            .iter()
+            .find(|(_, a)| a == after)
+            .map(|(play, _)| tabula_tables::notation::format_play(play))
+            .unwrap_or_default()
+    };
+    let best = ranked.first().map(|r| play_score(&state, &r.chances));
+    let shown = if args.top == 0 {
+        ranked.len()
+    } else {
+        args.top.min(ranked.len())
+    };
+    let rows: Vec<HintPlay> = ranked[..shown]
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let e = play_score(&state, &r.chances);
+            HintPlay {
+                rank: i + 1,
+                play: name_of(&r.after),
+                equity: e,
+                diff: e - best.unwrap_or(e),
+                plies: r.plies,
+                chances: (&r.chances).into(),
+            }
+        })
+        .collect();
+    if args.json {
+        #[derive(Serialize)]
+        struct HintJson<'a> {
+            dice: String,
+            plies: u32,
+            plays: &'a [HintPlay],
+            total_plays: usize,
+        }
+        serde_json::to_writer(
+            &mut *out,
+            &HintJson {
+                dice: dice.to_string(),
+                plies: args.plies,
+                plays: &rows,
+                total_plays: ranked.len(),
+            },
+        )?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} to play {dice}; {}; plays ranked at {}-ply (up to 8 within 0.160 searched, the rest at 0-ply)",
+        capitalized(setup.on_roll),
+        describe_stakes(Some(&state), &setup),
+        args.plies
+    )?;
+    if rows.is_empty() {
+        writeln!(out, "No legal play: the roll is lost.")?;
+        return Ok(());
+    }
+    let money = matches!(state.stakes, Stakes::Money { .. });
+    writeln!(
+        out,
+        "{:>3}  {:<24} {:>8} {:>8}  {:>6} {:>6} {:>6} {:>6} {:>6}  ply",
+        "#",
+        "move",
+        if money { "equity" } else { "mwc" },
+        "diff",
+        "win",
+        "w.g",
+        "w.bg",
+        "l.g",
+        "l.bg"
+    )?;
+    for r in &rows {
+        let (e, d) = if money {
+            (format!("{:+.3}", r.equity), format!("{:+.3}", r.diff))
+        } else {
+            (
+                format!("{:.2}%", 100.0 * r.equity),
+                format!("{:+.2}%", 100.0 * r.diff),
+            )
+        };
+        let d = if r.rank == 1 { String::new() } else { d };
+        let c = &r.chances;
+        writeln!(
+            out,
+            "{:>3}  {:<24} {:>8} {:>8}  {:>5.1}% {:>5.1}% {:>5.1}% {:>5.1}% {:>5.1}%  {}",
+            r.rank,
+            r.play,
+            e,
+            d,
+            100.0 * c.win,
+            100.0 * c.win_gammon,
+            100.0 * c.win_backgammon,
+            100.0 * c.lose_gammon,
+            100.0 * c.lose_backgammon,
+            r.plies
+        )?;
+    }
+    if shown < ranked.len() {
+        writeln!(
+            out,
+            "({} more plays not shown; --top 0 shows all)",
+            ranked.len() - shown
+        )?;
+    }
+    Ok(())
+}
+
+/// `tabula rollout`.
+pub fn rollout_command(out: &mut dyn Write, args: &RolloutArgs) -> Result<()> {
+    let setup = Setup::parse(&args.position)?;
+    finished(&setup)?;
+    if args.trials == 0 {
+        return Err(bad_input("--trials must be at least 1"));
+    }
+    if args.threads == Some(0) {
+        return Err(bad_input("--threads must be at least 1"));
+    }
+    let config = RolloutConfig {
+        trials: args.trials,
+        truncate: args.truncate,
+        seed: args.seed,
+        variance_reduction: !args.no_variance_reduction,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let threads = pool.current_num_threads();
+    let bar = indicatif::ProgressBar::new(u64::from(args.trials));
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} trials, {elapsed} elapsed, about {eta} left",
+        )
+        .expect("a valid template"),
+    );
+    let nets = NeuralEvaluator::shipped();
+    let start = Instant::now();
+    let result = pool.install(|| {
+        rollout(
+            nets,
+            MoveGen::new,
+            NeuralEvaluator::exact,
+            &setup.board,
+            &config,
+            || bar.inc(1),
+        )
+    });
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    let state = cube_state(&setup)?;
+    let analysis = state
+        .as_ref()
+        .map(|s| CubeAnalysis::new(&result.chances, s));
+    if args.json {
+        write_rollout_json(out, &result, &config, threads, seconds, analysis.as_ref())?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Rollout: {} on roll, {} trials, seed {}, {}, {}, {} thread{}, {:.1} s",
+        capitalized(setup.on_roll),
+        result.trials,
+        config.seed,
+        match config.truncate {
+            Some(n) => format!("truncated after {n} plays"),
+            None => "played to the end (exact bear-offs)".to_string(),
+        },
+        if config.variance_reduction {
+            "luck-adjusted"
+        } else {
+            "no variance reduction"
+        },
+        threads,
+        if threads == 1 { "" } else { "s" },
+        seconds
+    )?;
+    let p = &result.chances;
+    let se = result.std_err;
+    writeln!(
+        out,
+        "Win {} ± {:.2}  gammon {} ± {:.2}  backgammon {} ± {:.2}",
+        percent(p.win),
+        100.0 * se[0],
+        percent(p.win_gammon),
+        100.0 * se[1],
+        percent(p.win_backgammon),
+        100.0 * se[2]
+    )?;
+    writeln!(
+        out,
+        "Lose {}  gammon {} ± {:.2}  backgammon {} ± {:.2}",
+        percent(1.0 - p.win),
+        percent(p.lose_gammon),
+        100.0 * se[3],
+        percent(p.lose_backgammon),
+        100.0 * se[4]
+    )?;
+    writeln!(
+        out,
+        "Cubeless equity {:+.3} ± {:.3} (standard error); with 95 % confidence between {:+.3} and {:+.3}",
+        result.equity,
+        result.equity_std_err,
+        result.equity - result.equity_ci95(),
+        result.equity + result.equity_ci95()
+    )?;
+    if let Some(a) = &analysis {
+        write_cube(out, a)?;
+    }
+    Ok(())
+}
+
+fn write_rollout_json(
+    out: &mut dyn Write,
+    r: &RolloutResult,
+    config: &RolloutConfig,
+    threads: usize,
+    seconds: f64,
+    cube: Option<&CubeAnalysis>,
+) -> Result<()> {
+    #[derive(Serialize)]
+    struct RolloutJson {
+        trials: u32,
+        seed: u64,
+        truncate: Option<u32>,
+        variance_reduction: bool,
+        threads: usize,
+        seconds: f64,
+        chances: ChancesJson,
+        std_err: [f64; 5],
+        equity: f64,
+        equity_std_err: f64,
+        equity_ci95: [f64; 2],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cube: Option<CubeJson>,
+    }
+    serde_json::to_writer(
+        &mut *out,
+        &RolloutJson {
+            trials: r.trials,
+            seed: config.seed,
+            truncate: config.truncate,
+            variance_reduction: config.variance_reduction,
+            threads,
+            seconds,
+            chances: (&r.chances).into(),
+            std_err: r.std_err,
+            equity: r.equity,
+            equity_std_err: r.equity_std_err,
+            equity_ci95: [r.equity - r.equity_ci95(), r.equity + r.equity_ci95()],
+            cube: cube.map(Into::into),
+        },
+    )?;
+    writeln!(out)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_position_id_is_money_with_a_centred_cube() {
+        let setup = Setup::parse("4HPwATDgc/ABMA").unwrap();
+        let state = cube_state(&setup).unwrap().unwrap();
+        assert_eq!(state.cube, 1);
+        assert!(matches!(
+            state.stakes,
+            Stakes::Money {
+                centred: true,
+                jacoby_applies: true,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn plies_above_three_are_refused() {
+        assert!(check_plies(3).is_ok());
+        assert!(check_plies(4).is_err());
+    }
+
+    #[test]
+    fn the_best_play_has_no_difference_and_the_others_lose_equity() {
+        let mut out = Vec::new();
+        hint(
+            &mut out,
+            &HintArgs {
+                position: "start".into(),
+                dice: Some("3-1".into()),
+                plies: 0,
+                top: 0,
+                json: true,
+            },
+        )
+        .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let plays = v["plays"].as_array().unwrap();
+        assert_eq!(plays[0]["move"], "8/5 6/5");
+        assert_eq!(plays[0]["diff"], 0.0);
+        assert!(plays[1..]
+            .iter()
+            .all(|p| p["diff"].as_f64().unwrap() <= 0.0));
+    }
+}
