@@ -181,6 +181,26 @@ pub fn match_decision(p: &Probabilities, state: &CubeState) -> Option<(f32, f32,
     ))
 }
 
+/// The match-winning chances of the deciding player after winning and after losing the
+/// current cube's points (a single game); `None` in money play. Analysis turns match-winning
+/// chances into money equivalents with them.
+pub fn match_cube_swing(state: &CubeState) -> Option<(f32, f32)> {
+    let Stakes::Match {
+        away_me,
+        away_opp,
+        next,
+        ..
+    } = state.stakes
+    else {
+        return None;
+    };
+    let c = i64::from(state.cube);
+    Some((
+        after(away_me, away_opp, next, c),
+        after(away_me, away_opp, next, -c),
+    ))
+}
+
 /// Whether the player on roll, with cubeless chances `p`, should double.
 pub fn should_double(p: &Probabilities, state: &CubeState) -> bool {
     match state.stakes {

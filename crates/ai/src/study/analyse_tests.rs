@@ -1,0 +1,103 @@
+//! Tests of the session analysis: marks, ratings, luck, and errors of known players.
+
+use super::analyse::*;
+use crate::backgammon::{BackgammonBot, NeuralEvaluator};
+use crate::Level;
+use tabula_core::{ChaChaDice, DiceSource, Game, Status};
+use tabula_tables::backgammon::{Action, Backgammon, Options};
+
+/// A 3-point match between bots of `white` and `black`, every decision recorded.
+fn play(white: Level, black: Level, seed: u64) -> Vec<Step> {
+    let mut s = Backgammon::new(Options::match_to(3).unwrap()).unwrap();
+    let mut dice = ChaChaDice::new(seed);
+    let mut bots = [
+        BackgammonBot::new(white, seed),
+        BackgammonBot::new(black, seed + 1),
+    ];
+    let mut steps = Vec::new();
+    for _ in 0..20_000 {
+        match s.status() {
+            Status::Over(_) => return steps,
+            Status::Chance(_) => s.roll(dice.roll()).unwrap(),
+            Status::Decide { player, .. } => {
+                let a = bots[player.index()].choose(&s);
+                let d = match a {
+                    Action::Move(_) => s.game().dice(),
+                    _ => None,
+                };
+                steps.push((s.clone(), player, a.clone(), d));
+                s.apply(&a).unwrap();
+            }
+        }
+    }
+    panic!("the match did not end");
+}
+
+fn zero_ply() -> Settings {
+    Settings {
+        plies: 0,
+        ..Settings::default()
+    }
+}
+
+#[test]
+fn marks_follow_gnubg_thresholds() {
+    assert_eq!(Mark::of(0.0399), Mark::None);
+    assert_eq!(Mark::of(0.04), Mark::Doubtful);
+    assert_eq!(Mark::of(0.0799), Mark::Doubtful);
+    assert_eq!(Mark::of(0.08), Mark::Bad);
+    assert_eq!(Mark::of(0.16), Mark::VeryBad);
+    assert_eq!(rating(1.9), "Supernatural");
+    assert_eq!(rating(4.0), "World class");
+    assert_eq!(rating(40.0), "Awful!");
+}
+
+#[test]
+fn a_zero_ply_analysis_finds_no_chequer_error_in_the_zero_ply_bot() {
+    // The medium bot plays the nets' 0-ply choice: a 0-ply analysis on the same nets
+    // agrees with every play, while the random bot's plays cost equity.
+    let steps = play(Level::Medium, Level::Random, 11);
+    let nets = NeuralEvaluator::shipped();
+    let a = analyse(nets, &steps, &zero_ply(), || {});
+    let medium = a.stats(tabula_core::Color::White);
+    let random = a.stats(tabula_core::Color::Black);
+    assert!(medium.moves > 10 && random.moves > 10);
+    assert!(medium.chequer_error < 1e-3, "{}", medium.chequer_error);
+    assert!(random.chequer_rate() > 50.0, "{}", random.chequer_rate());
+    for d in &a.decisions {
+        assert!(d.error >= 0.0);
+        assert_eq!(d.mark, Mark::of(d.error));
+    }
+}
+
+#[test]
+fn the_luck_of_a_roll_averages_to_zero_over_the_rolls() {
+    // Every roll of one position, analysed as if played: the rolls' lucks, weighted by
+    // their chances, sum to zero, and each player's luck is the sum of their rolls'.
+    let steps = play(Level::Medium, Level::Medium, 5);
+    let (session, player, _, _) = steps
+        .iter()
+        .find(|(s, _, a, _)| matches!(a, Action::Move(_)) && s.game().dice().is_some())
+        .cloned()
+        .unwrap();
+    let nets = NeuralEvaluator::shipped();
+    let mut total = 0.0;
+    for d in tabula_core::Dice::all() {
+        let mut gen = tabula_tables::MoveGen::new();
+        let board = session.game().board();
+        let played = gen.positions(&board, d).first().copied().unwrap_or(board);
+        let step: Step = (session.clone(), player, Action::Move(played), Some(d));
+        let a = analyse(nets, std::slice::from_ref(&step), &zero_ply(), || {});
+        total += a.decisions[0].luck.unwrap() * d.weight() as f32 / 36.0;
+    }
+    assert!(total.abs() < 1e-4, "{total}");
+    let a = analyse(nets, &steps, &zero_ply(), || {});
+    let sum: f64 = a
+        .decisions
+        .iter()
+        .filter(|d| d.player == tabula_core::Color::White)
+        .filter_map(|d| d.luck)
+        .map(f64::from)
+        .sum();
+    assert!((sum - a.white.luck).abs() < 1e-9);
+}
