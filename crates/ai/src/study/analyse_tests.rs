@@ -25,7 +25,7 @@ fn play(white: Level, black: Level, seed: u64) -> Vec<Step> {
                     Action::Move(_) => s.game().dice(),
                     _ => None,
                 };
-                steps.push((s.clone(), player, a.clone(), d));
+                steps.push((s.clone(), player, a, d));
                 s.apply(&a).unwrap();
             }
         }
