@@ -1,8 +1,9 @@
 //! Replaying a `.mat` file through the backgammon rules engine: every decision the session
 //! asks, in order, with the session before it.
 //!
-//! - **Options.** A match of the written length, with the Crawford rule unless
-//!   `; [Crawford "Off"]`; a money session (` 0 point match`) with beavers unless
+//! - **Options.** A match of the written length, with the Crawford rule as the
+//!   `; [Crawford ...]` tag says; without the tag (gnubg writes none) with the rule, and
+//!   without it only if that replay fails (a double in the Crawford game); a money session (` 0 point match`) with beavers unless
 //!   `; [Beaver "Off"]`, no automatic doubles, and as many games as written when the last one
 //!   is finished (else no limit). The Jacoby rule follows `; [Jacoby ...]` where written
 //!   (Tabula writes it; gnubg does not); without it the session is replayed with the Jacoby rule
@@ -23,14 +24,16 @@
 //!   writes one when the doubler then resigns) is skipped, and dice without a play just before
 //!   a resignation (gnubg may write them) are rolled and not played.
 //! - **Checks.** Each game's score line must be the score the replay reached, each `Wins` the
-//!   winner and points of the game's end, cube values the cube's.
+//!   winner and points of the game's end, cube values the cube's. One exception: a gammon or
+//!   backgammon counted as a single by the Jacoby rule may be written at its full value, as
+//!   gnubg writes it when it exports an imported game (the next score line has the point).
 
 use super::error::{MatError, MatErrorKind};
 use super::read::{read_mat, MatEntry, MatItem, MatSession};
 use crate::backgammon::{Action, Backgammon, Mode, Options, ResignLevel};
 use crate::notation::move_text::WrittenMove;
 use crate::position::Position;
-use tabula_core::{ByColor, Chance, Color, Decision, Dice, DiceRoll, Game, Status};
+use tabula_core::{ByColor, Chance, Color, Decision, Dice, DiceRoll, EndReason, Game, Status};
 
 /// One decision of the replayed session.
 #[derive(Debug, Clone)]
@@ -68,25 +71,32 @@ pub fn replay_mat(text: &str) -> Result<Replay, MatError> {
 /// Replays a session already read with [`read_mat`].
 pub fn replay_session(mat: &MatSession) -> Result<Replay, MatError> {
     if mat.length > 0 {
-        return replay_with(mat, false);
+        return match mat.crawford {
+            Some(crawford) => replay_with(mat, false, crawford),
+            // gnubg writes no Crawford tag: a file that doubles in the Crawford game was
+            // played without the rule.
+            None => replay_with(mat, false, true)
+                .or_else(|first| replay_with(mat, false, false).map_err(|_| first)),
+        };
     }
     if let Some(jacoby) = mat.jacoby {
-        return replay_with(mat, jacoby);
+        return replay_with(mat, jacoby, false);
     }
-    match replay_with(mat, false) {
+    match replay_with(mat, false, false) {
         Err(first)
             if matches!(
                 first.kind,
                 MatErrorKind::Score { .. } | MatErrorKind::Result { .. }
             ) =>
         {
-            replay_with(mat, true).map_err(|_| first)
+            replay_with(mat, true, false).map_err(|_| first)
         }
         other => other,
     }
 }
 
-fn options(mat: &MatSession, jacoby: bool) -> Result<Options, MatError> {
+/// The session's options: `jacoby` for money, `crawford` for a match.
+fn options(mat: &MatSession, jacoby: bool, crawford: bool) -> Result<Options, MatError> {
     if mat.length == 0 {
         let finished = mat
             .games
@@ -108,16 +118,13 @@ fn options(mat: &MatSession, jacoby: bool) -> Result<Options, MatError> {
         .filter(|l| (1..=64).contains(l))
         .ok_or_else(|| MatError::new(1, None, MatErrorKind::MatchLength(mat.length.to_string())))?;
     Ok(Options {
-        mode: Mode::Match {
-            length,
-            crawford: mat.crawford.unwrap_or(true),
-        },
+        mode: Mode::Match { length, crawford },
         bar_quadruple: false,
     })
 }
 
-fn replay_with(mat: &MatSession, jacoby: bool) -> Result<Replay, MatError> {
-    let options = options(mat, jacoby)?;
+fn replay_with(mat: &MatSession, jacoby: bool, crawford: bool) -> Result<Replay, MatError> {
+    let options = options(mat, jacoby, crawford)?;
     let session = Backgammon::new(options)
         .map_err(|e| MatError::new(1, None, MatErrorKind::MatchLength(e.to_string())))?;
     let mut r = Replayer {
@@ -429,7 +436,12 @@ impl Replayer {
         let Some(result) = self.session.results().last() else {
             return Err(self.unexpected(entry, "no game has ended"));
         };
-        if result.winner == entry.player && result.points == points {
+        // gnubg's export of an imported game won by a gammon under the Jacoby rule writes the
+        // gammon's (or backgammon's) value; the next score line shows the point it counted.
+        let jacoby_gammon = result.reason == EndReason::JacobySingle
+            && points % result.cube == 0
+            && [2, 3].contains(&(points / result.cube));
+        if result.winner == entry.player && (result.points == points || jacoby_gammon) {
             return Ok(());
         }
         Err(self.err(MatErrorKind::Result {
