@@ -7,7 +7,7 @@
 mod common;
 
 use common::{logged_decisions, play_session, replayed_decisions, Policy};
-use tabula_core::{ByColor, Game};
+use tabula_core::{ByColor, EndReason, Game};
 use tabula_tables::backgammon::{Action, Backgammon, Event, Mode, Options};
 use tabula_tables::notation::mat::{export_mat, replay_mat};
 
@@ -38,9 +38,32 @@ fn no_crawford(length: u8) -> Options {
     }
 }
 
+/// Replays `text` without its `;` rule tags (as gnubg writes it): the Crawford and Jacoby
+/// rules are inferred. Returns whether the Jacoby rule had to be inferred from a gammon.
+fn replay_untagged(session: &Backgammon, text: &str, what: &str) -> bool {
+    let untagged: String = text
+        .lines()
+        .filter(|l| !l.starts_with(';'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let replay = replay_mat(&untagged).unwrap_or_else(|e| panic!("{what}, untagged: {e}"));
+    assert_eq!(replay.session.score(), session.score(), "{what}, untagged");
+    let jacoby_singles = session
+        .results()
+        .iter()
+        .any(|r| r.reason == EndReason::JacobySingle);
+    let jacoby = matches!(
+        replay.session.options().mode,
+        Mode::Money { jacoby: true, .. }
+    );
+    assert_eq!(jacoby, jacoby_singles, "{what}, untagged");
+    jacoby_singles
+}
+
 /// Exports, replays and compares; returns how many decisions were compared.
 fn round_trip(session: &Backgammon, what: &str) -> usize {
     let text = export_mat(session, NAMES);
+    replay_untagged(session, &text, what);
     let replay = replay_mat(&text).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
     assert_eq!(replay.names.white, NAMES.white);
     assert_eq!(replay.names.black, NAMES.black);
@@ -141,6 +164,23 @@ fn money_sessions_with_every_combination_of_beavers_and_jacoby_replay_exactly() 
         }
     }
     assert!(beavers > 0);
+}
+
+#[test]
+fn an_untagged_money_session_with_a_jacoby_gammon_is_replayed_with_the_jacoby_rule() {
+    // Seeds whose sessions end a game by a gammon counted as a single.
+    let policy = Policy {
+        double: 0.0,
+        resign: 0.0,
+    };
+    let inferred = (300..320)
+        .filter(|&seed| {
+            let session = play_session(money(true, true, 4), seed, &policy);
+            let text = export_mat(&session, NAMES);
+            replay_untagged(&session, &text, &format!("Jacoby seed {seed}"))
+        })
+        .count();
+    assert!(inferred > 0);
 }
 
 #[test]

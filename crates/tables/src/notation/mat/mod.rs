@@ -32,6 +32,8 @@
 
 mod error;
 pub mod read;
+#[cfg(test)]
+mod read_tests;
 pub mod replay;
 #[cfg(test)]
 mod tests;

@@ -439,7 +439,7 @@ impl Replayer {
         // gnubg's export of an imported game won by a gammon under the Jacoby rule writes the
         // gammon's (or backgammon's) value; the next score line shows the point it counted.
         let jacoby_gammon = result.reason == EndReason::JacobySingle
-            && points % result.cube == 0
+            && points.is_multiple_of(result.cube)
             && [2, 3].contains(&(points / result.cube));
         if result.winner == entry.player && (result.points == points || jacoby_gammon) {
             return Ok(());
