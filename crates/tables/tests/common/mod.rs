@@ -131,10 +131,8 @@ pub fn logged_decisions(session: &Backgammon) -> Vec<(Color, Action, Option<Dice
                 };
                 out.push((player, action, d));
             }
-            Event::GameOver(result) => {
-                if result.ending == Ending::Resigned {
-                    multipliers.push(result.multiplier);
-                }
+            Event::GameOver(result) if result.ending == Ending::Resigned => {
+                multipliers.push(result.multiplier);
             }
             _ => {}
         }
