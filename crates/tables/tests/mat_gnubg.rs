@@ -6,16 +6,20 @@
 //! steps in another order), count the same score, and write every line without a play exactly
 //! as Tabula did.
 //!
+//! gnubg's export is then replayed with `replay_mat`: the same plays (the boards after them)
+//! and the same final score.
+//!
 //! Skipped (with a note) where gnubg is not installed, unless `TABULA_REQUIRE_GNUBG` is set:
 //! `.ci/run` installs gnubg and sets it, so in CI a missing gnubg fails the test.
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+mod common;
+
+use common::{logged_plays, play_session, Policy};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use tabula_core::{ByColor, ChaChaDice, Decision, DiceSource, Game, Status};
+use tabula_core::ByColor;
 use tabula_tables::backgammon::{Action, Backgammon, Event, Mode, Options};
-use tabula_tables::notation::mat::export_mat;
+use tabula_tables::notation::mat::{export_mat, replay_mat};
 
 const NAMES: ByColor<&str> = ByColor {
     white: "Alice",
@@ -26,67 +30,6 @@ fn gnubg() -> Option<&'static str> {
     ["/usr/games/gnubg", "/usr/bin/gnubg"]
         .into_iter()
         .find(|p| Path::new(p).exists())
-}
-
-/// How often the random players double, and resign when they may.
-struct Policy {
-    double: f64,
-    resign: f64,
-}
-
-/// A whole session: dice from `ChaChaDice(seed)`, each decision drawn from a ChaCha generator
-/// seeded with `seed` among the legal actions.
-fn play_session(options: Options, seed: u64, policy: &Policy) -> Backgammon {
-    let mut session = Backgammon::new(options).unwrap();
-    let mut dice = ChaChaDice::new(seed);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    for _ in 0..200_000 {
-        let decision = match session.status() {
-            Status::Over(_) => return session,
-            Status::Chance(_) => {
-                session.roll(dice.roll()).unwrap();
-                continue;
-            }
-            Status::Decide { decision, .. } => decision,
-        };
-        let legal = session.legal_actions();
-        let has = |a: Action| legal.contains(&a);
-        let resigns: Vec<Action> = legal
-            .iter()
-            .copied()
-            .filter(|a| matches!(a, Action::Resign(_)))
-            .collect();
-        let action = if !resigns.is_empty() && rng.gen_bool(policy.resign) {
-            resigns[rng.gen_range(0..resigns.len())]
-        } else {
-            match decision {
-                Decision::DoubleOrRoll if rng.gen_bool(policy.double) => Action::Double,
-                Decision::DoubleOrRoll => Action::Roll,
-                Decision::TakeOrDrop => {
-                    let r: f64 = rng.gen();
-                    if r < 0.2 && has(Action::Beaver) {
-                        Action::Beaver
-                    } else if r < 0.6 {
-                        Action::Take
-                    } else {
-                        Action::Drop
-                    }
-                }
-                Decision::ResignationAnswer if rng.gen_bool(0.6) => Action::AcceptResignation,
-                Decision::ResignationAnswer => Action::RejectResignation,
-                _ => {
-                    let moves: Vec<Action> = legal
-                        .iter()
-                        .copied()
-                        .filter(|a| matches!(a, Action::Move(_)))
-                        .collect();
-                    moves[rng.gen_range(0..moves.len())]
-                }
-            }
-        };
-        session.apply(&action).unwrap();
-    }
-    panic!("the session did not end");
 }
 
 /// One thing written in a column, in a form that does not depend on the order of a play's
@@ -342,6 +285,11 @@ fn check_with_gnubg(session: &Backgammon, tag: &str) {
         return;
     };
     let (score, exported) = gnubg_round_trip(gnubg, session, &text, tag);
+    // gnubg's own export replays to the same plays and score.
+    let replay = replay_mat(&exported)
+        .unwrap_or_else(|e| panic!("gnubg's export does not replay: {e}\n{exported}"));
+    assert_eq!(replay.session.score(), session.score(), "{exported}");
+    assert_eq!(logged_plays(&replay.session), logged_plays(session));
     let (games, points) = parse_score(&score);
     assert_eq!(games as usize, session.results().len(), "{score}");
     assert_eq!(points, session.score(), "{score}");

@@ -26,9 +26,21 @@
 //! their own (` Doubles => 2`, ` Takes`, ` Drops`, ` Beavers => 4`). Resignations are not
 //! written: the game just ends with its `Wins` line, and dice rolled before a resignation are
 //! left out.
+//!
+//! Reading: [`read_mat`] parses a file into its games and column entries ([`read`]), and
+//! [`replay_mat`] plays it through the rules engine, returning every decision ([`replay`]).
 
+mod error;
+pub mod read;
+#[cfg(test)]
+mod read_tests;
+pub mod replay;
 #[cfg(test)]
 mod tests;
+
+pub use error::{MatError, MatErrorKind};
+pub use read::{read_mat, MatEntry, MatGame, MatItem, MatSession};
+pub use replay::{replay_mat, replay_session, Replay, ReplayStep};
 
 use crate::backgammon::{Action, Backgammon, Event, GameResult, Mode, MAX_CUBE};
 use crate::position::Position;
