@@ -6,6 +6,7 @@
 //! Errors are reported on one line (`error: ...`) on stderr; bad input and usage errors exit
 //! with code 2, other failures with 1. See `docs/cli.md`.
 
+mod analyse;
 mod board;
 mod error;
 mod external;
@@ -114,6 +115,9 @@ enum Command {
     /// Roll out a backgammon position: play it to the end many times (seeded, in parallel,
     /// luck-adjusted) and print the mean result with its standard error.
     Rollout(study::RolloutArgs),
+    /// Analyse a backgammon match or money session (.mat file): every chequer and cube
+    /// error with gnubg's marks, the luck of every roll, and each player's error rates.
+    Analyse(analyse::AnalyseArgs),
     /// Run the game server (HTTP API, WebSockets, bots) and print the URL to open.
     Serve(serve::ServeArgs),
     /// Check a finished server game: every roll against its revealed dice seed and, given
@@ -312,6 +316,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::External(args) => external::run(&mut out, &args)?,
         Command::Serve(args) => serve::run(&mut out, &args)?,
         Command::Eval(args) => study::eval(&mut out, &args)?,
+        Command::Analyse(args) => analyse::run(&mut out, &args)?,
         Command::Hint(args) => study::hint(&mut out, &args)?,
         Command::Rollout(args) => study::rollout_command(&mut out, &args)?,
         Command::VerifyDice(args) => verify::verify_dice(&mut out, &args)?,

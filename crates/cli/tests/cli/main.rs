@@ -7,3 +7,4 @@ mod grasshopper;
 mod halma;
 mod never_finishing;
 mod selfplay;
+mod study;

@@ -1,0 +1,126 @@
+//! The study commands run for real: `eval`, `hint`, `rollout` and `analyse`.
+
+use crate::common::{stderr, stdout, tabula};
+use tabula_ai::backgammon::BackgammonBot;
+use tabula_ai::Level;
+use tabula_core::{ByColor, ChaChaDice, DiceSource, Game, Status};
+use tabula_tables::backgammon::{Backgammon, Options};
+use tabula_tables::notation::mat::export_mat;
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = tabula(args, "");
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 1, "one JSON document on one line");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn eval_gives_the_chances_and_the_cube_decision() {
+    let v = json(&["eval", "start", "--plies", "1", "--json"]);
+    let win = v["chances"]["win"].as_f64().unwrap();
+    assert!((0.4..0.65).contains(&win), "{win}");
+    assert_eq!(v["cube"]["unit"], "money");
+    assert_eq!(v["cube"]["verdict"], "No double, take");
+}
+
+#[test]
+fn hint_without_dice_is_the_cube_decision_and_with_dice_ranks_every_play() {
+    let v = json(&["hint", "start", "--plies", "0", "--json"]);
+    assert!(v["cube"]["verdict"].is_string());
+    let v = json(&[
+        "hint", "start", "--dice", "6-5", "--plies", "1", "--top", "0", "--json",
+    ]);
+    let plays = v["plays"].as_array().unwrap();
+    assert_eq!(plays.len() as u64, v["total_plays"].as_u64().unwrap());
+    assert_eq!(plays[0]["diff"], 0.0);
+}
+
+#[test]
+fn rollout_is_reproducible_and_reports_its_error() {
+    let args = [
+        "rollout",
+        "start",
+        "--trials",
+        "36",
+        "--truncate",
+        "4",
+        "--seed",
+        "9",
+        "--json",
+    ];
+    let a = json(&args);
+    let b = json(&args);
+    assert_eq!(a["equity"], b["equity"]);
+    assert!(a["equity_std_err"].as_f64().unwrap() > 0.0);
+    let ci = a["equity_ci95"].as_array().unwrap();
+    assert!(ci[0].as_f64().unwrap() < ci[1].as_f64().unwrap());
+}
+
+#[test]
+fn study_commands_refuse_bad_input_with_exit_code_2() {
+    for args in [
+        vec!["hint", "start", "--plies", "4"],
+        vec!["eval", "not-a-position"],
+        vec!["rollout", "start", "--trials", "0"],
+        vec!["analyse", "/nonexistent/file.mat"],
+    ] {
+        let out = tabula(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&out).lines().count(), 1, "{args:?}");
+    }
+}
+
+/// A 3-point match between the medium bot (White) and the random bot, as a .mat file.
+fn bot_match(seed: u64) -> String {
+    let mut s = Backgammon::new(Options::match_to(3).unwrap()).unwrap();
+    let mut dice = ChaChaDice::new(seed);
+    let mut bots = [
+        BackgammonBot::new(Level::Medium, seed),
+        BackgammonBot::new(Level::Random, seed + 1),
+    ];
+    while !matches!(s.status(), Status::Over(_)) {
+        match s.status() {
+            Status::Chance(_) => s.roll(dice.roll()).unwrap(),
+            Status::Decide { player, .. } => {
+                let a = bots[player.index()].choose(&s);
+                s.apply(&a).unwrap();
+            }
+            Status::Over(_) => {}
+        }
+    }
+    export_mat(
+        &s,
+        ByColor {
+            white: "Medium",
+            black: "Random",
+        },
+    )
+}
+
+#[test]
+fn analyse_reads_an_exported_match_and_rates_both_players() {
+    let dir = std::env::temp_dir().join(format!("tabula-analyse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("match.mat");
+    std::fs::write(&file, bot_match(3)).unwrap();
+    let path = file.to_str().unwrap();
+    let v = json(&["analyse", path, "--plies", "0", "--json"]);
+    let players = v["players"].as_array().unwrap();
+    assert_eq!(players[0]["name"], "Medium");
+    assert_eq!(players[1]["name"], "Random");
+    // The medium bot plays the nets' 0-ply choice by cubeless equity: a 0-ply analysis,
+    // which ranks by match equity, finds it nearly faultless (they differ only where the
+    // score values gammons otherwise); the random bot's plays are far worse.
+    let medium = players[0]["chequer_error_rate"].as_f64().unwrap();
+    assert!(medium < 5.0, "{medium}");
+    assert!(players[1]["chequer_error_rate"].as_f64().unwrap() > 50.0);
+    assert!(!v["decisions"].as_array().unwrap().is_empty());
+    let text = tabula(&["analyse", path, "--plies", "0"], "");
+    assert!(text.status.success());
+    assert!(stdout(&text).contains("Chequer play error rate"));
+    std::fs::write(&file, "this is not a match file\n").unwrap();
+    let bad = tabula(&["analyse", path], "");
+    assert_eq!(bad.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
