@@ -3,12 +3,14 @@
 //!
 //! Per side, seen from its own end of the board (point 1 is its home point):
 //! - 24 points x 4 units: the truncated unary code of that side's **free** checkers on the
-//!   point (first three one unit each, the rest `(n - 3) / 2`). A trapped checker is not
+//!   point (first three one unit each, the rest `(n - 3) / 12`; backgammon's `(n - 3) / 2`
+//!   would give 6 for the fifteen-checker stack every game starts with, and inputs that large
+//!   made the first training runs diverge). A trapped checker is not
 //!   counted there: it cannot move, does not make or hold the point (the trappers own it) and
 //!   cannot be hit, so counting it as a blot of its owner would tell the net the opposite of
 //!   the truth. Its trappers are the point owner's free checkers and count as usual.
-//! - bar (`n / 2`), borne off (`n / 15`), pip count (`pips / 100`, trapped checkers included:
-//!   they still have that far to go);
+//! - bar (`n / 2`), borne off (`n / 15`), pip count (`pips / 360`, the start's count, trapped
+//!   checkers included: they still have that far to go);
 //! - 24 inputs "this side has a checker trapped on its point i" (1 or 0);
 //! - two cheap counts: its trapped checkers (`n / 2`; while one is trapped the side cannot
 //!   bear off) and its lone trappers (`n / 2`: points where a single checker of the side
@@ -63,7 +65,7 @@ fn push_side(out: &mut Inputs, base: usize, s: &Side) {
         out.push(at + 1, f32::from(u8::from(n >= 2)));
         out.push(at + 2, f32::from(u8::from(n >= 3)));
         if n > 3 {
-            out.push(at + 3, f32::from(n - 3) / 2.0);
+            out.push(at + 3, f32::from(n - 3) / 12.0);
         }
         let t = u8::from(s.trapped[p]);
         out.push(base + TRAPPED + p, f32::from(t));
@@ -71,7 +73,7 @@ fn push_side(out: &mut Inputs, base: usize, s: &Side) {
     }
     out.push(base + COUNTS, f32::from(s.bar) / 2.0);
     out.push(base + COUNTS + 1, f32::from(s.off) / 15.0);
-    out.push(base + COUNTS + 2, pips as f32 / 100.0);
+    out.push(base + COUNTS + 2, pips as f32 / 360.0);
     let trapped = s.trapped.iter().filter(|&&t| t).count();
     let lone = s.lone.iter().filter(|&&l| l).count();
     out.push(base + EXTRA, trapped as f32 / 2.0);

@@ -8,15 +8,18 @@
 //!   trapped again, and moving and bearing off follow backgammon's rules exactly (Plakoto's
 //!   bearing off is backgammon's), as does the gammon (the loser bore off none). Such a
 //!   position is a backgammon race, so the bear-off database answers it exactly when both
-//!   sides are home, and the shipped backgammon race net otherwise (its backgammon outputs
-//!   dropped; in a race they are nil anyway).
-//! - Everything else: the Never-Finishing net on [`super::encode`]'s inputs.
+//!   sides are home.
+//! - Everything else, other races included: the Never-Finishing net on [`super::encode`]'s
+//!   inputs. (The backgammon race net would be valid in principle, but Never-Finishing's
+//!   races are far from its training: stacks of ten or more checkers, pip counts up to 360.
+//!   Bootstrapping self-play from it made the first runs worse against the heuristic with
+//!   every checkpoint, so it is not used.)
 
 use super::encode::{encode, INPUTS};
-use crate::backgammon::nn::encode::{encode as encode_backgammon, Inputs};
+use crate::backgammon::nn::encode::Inputs;
 use crate::backgammon::nn::file::{self, WeightsError};
 use crate::backgammon::nn::net::{Net, OUTPUTS};
-use crate::backgammon::{BearoffDb, Evaluator, NeuralEvaluator, Probabilities};
+use crate::backgammon::{BearoffDb, Evaluator, Probabilities};
 use tabula_tables::{Position, CHECKERS};
 
 /// The evaluator on the Never-Finishing net.
@@ -61,8 +64,8 @@ impl NfEvaluator {
         Ok(NfEvaluator { net })
     }
 
-    /// The chances known without the Never-Finishing net: a finished board, or a race (no
-    /// contact, nothing trapped), which is a backgammon race.
+    /// The chances known without the Never-Finishing net: a finished board, or a backgammon
+    /// race in the bear-off database (both sides home, nothing trapped).
     pub fn known(pos: &Position) -> Option<Probabilities> {
         if pos.opponent_off() == CHECKERS {
             return Some(finished(pos));
@@ -70,16 +73,8 @@ impl NfEvaluator {
         if pos.mover_off() == CHECKERS {
             return Some(finished(&pos.flip()).flip());
         }
-        if !pos.is_race() {
-            return None;
-        }
-        if let Some(p) = BearoffDb::get().chances(pos) {
-            return Some(p);
-        }
-        let mut inputs = Inputs::new();
-        encode_backgammon(pos, &mut inputs);
-        let out = NeuralEvaluator::shipped().race.forward(&inputs);
-        Some(probabilities(out, pos))
+        // The database's positions are races (both sides home) with nothing trapped.
+        BearoffDb::get().chances(pos)
     }
 
     /// The net's chances for `inputs`, the encoding of `pos`.

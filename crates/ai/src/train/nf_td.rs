@@ -7,10 +7,9 @@
 //! example whose target is its lambda-return, walked back from the end as in [`super::td`].
 //!
 //! A game ends for training at the first position the net is not asked about
-//! ([`NfEvaluator::known`]): a finished board, or a race with nothing trapped, which is a
-//! backgammon race valued by the bear-off database or the backgammon race net. That value is
-//! the game's result (a bootstrap from a judge we trust more than the young net), and the
-//! long race that would follow is not played. A game also ends as a **draw** (target: win
+//! ([`NfEvaluator::known`]): a finished board, or a race with nothing trapped and both sides
+//! home, which the bear-off database answers exactly; that value is the game's result and
+//! the bear-off that would follow is not played. A game also ends as a **draw** (target: win
 //! 0.5, no gammons) when the position is dead (no roll moves either side, the rules' draw)
 //! or after [`MAX_PLIES`] plies without an end (never seen in practice; kept so that a
 //! pathological game cannot stall a run). Draws are trained on, not dropped.
@@ -51,9 +50,9 @@ pub fn best_play(
 
 /// Whether no roll moves either side of `pos`: the game can never change (a draw).
 pub fn is_dead(gen: &mut TablesGen, pos: &Position) -> bool {
-    [*pos, pos.flip()].iter().all(|p| {
-        Dice::all().all(|d| gen.positions(p, d, Trapping::On).is_empty())
-    })
+    [*pos, pos.flip()]
+        .iter()
+        .all(|p| Dice::all().all(|d| gen.positions(p, d, Trapping::On).is_empty()))
 }
 
 /// One position a game met: its inputs and its value by the frozen net, from its mover's

@@ -163,7 +163,8 @@ pub fn read_for(bytes: &[u8], expected: usize) -> Result<Weights, WeightsError> 
         let w2 = r.floats(OUTPUTS * hidden)?;
         let b2v = r.floats(OUTPUTS)?;
         let b2 = [b2v[0], b2v[1], b2v[2], b2v[3], b2v[4]];
-        let net = Net::with_inputs(expected, hidden, w1, b1, w2, b2).map_err(|_| WeightsError::Malformed)?;
+        let net = Net::with_inputs(expected, hidden, w1, b1, w2, b2)
+            .map_err(|_| WeightsError::Malformed)?;
         nets.push((name, net));
     }
     if !r.0.is_empty() {
