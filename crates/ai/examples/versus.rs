@@ -19,6 +19,7 @@
 
 use clap::Parser;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 use tabula_ai::backgammon::{BackgammonBot, EvalKind, NeuralEvaluator};
 use tabula_ai::never_finishing::{NfBot, NfEvalKind, NfEvaluator};
 use tabula_ai::Level;
@@ -70,6 +71,11 @@ fn load_nf(path: &std::path::Path) -> &'static NfEvaluator {
     Box::leak(Box::new(net))
 }
 
+/// Decisions of the first Never-Finishing bot, their total time in microseconds, the longest.
+static NF_DECISIONS: AtomicU64 = AtomicU64::new(0);
+static NF_MICROS: AtomicU64 = AtomicU64::new(0);
+static NF_LONGEST: AtomicU64 = AtomicU64::new(0);
+
 /// White's points in one Never-Finishing money game on dice `seed`.
 fn nf_game(level: Level, sides: NfSides, first_is_white: bool, seed: u64) -> i64 {
     let options = NfOptions {
@@ -102,9 +108,16 @@ fn nf_game(level: Level, sides: NfSides, first_is_white: bool, seed: u64) -> i64
             }
             Status::Chance(_) => s.roll(dice.roll()).expect("a roll at a chance node"),
             Status::Decide { player, .. } => {
+                let started = std::time::Instant::now();
                 let a = bots[player.index()]
                     .choose(&s)
                     .expect("the bot has a move when asked");
+                if (player == Color::White) == first_is_white {
+                    let us = started.elapsed().as_micros() as u64;
+                    NF_DECISIONS.fetch_add(1, Ordering::Relaxed);
+                    NF_MICROS.fetch_add(us, Ordering::Relaxed);
+                    NF_LONGEST.fetch_max(us, Ordering::Relaxed);
+                }
                 s.apply(&a).expect("the bot's action is legal");
             }
         }
@@ -242,6 +255,14 @@ fn main() {
         "the first won {won} of {} games; {big} games were worth 16 points or more, the largest {largest}",
         games.len()
     );
+    let decisions = NF_DECISIONS.load(Ordering::Relaxed);
+    if decisions > 0 {
+        println!(
+            "the first bot's {decisions} decisions took {:.1} ms on average, the longest {:.1} ms",
+            NF_MICROS.load(Ordering::Relaxed) as f64 / decisions as f64 / 1000.0,
+            NF_LONGEST.load(Ordering::Relaxed) as f64 / 1000.0
+        );
+    }
     let mut sorted = games.clone();
     sorted.sort_unstable();
     let trimmed = &sorted[sorted.len() / 100..sorted.len() - sorted.len() / 100];
