@@ -65,7 +65,8 @@ fn save(path: &Path, nets: &NeuralEvaluator, info: String) -> std::io::Result<()
             ("contact".to_string(), nets.contact.clone()),
             ("race".to_string(), nets.race.clone()),
         ],
-    });
+    })
+    .map_err(std::io::Error::other)?;
     let tmp = path.with_extension("tnn.tmp");
     std::fs::write(&tmp, bytes)?;
     std::fs::rename(tmp, path)

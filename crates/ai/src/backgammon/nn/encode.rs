@@ -40,12 +40,19 @@ impl Inputs {
         }
     }
 
-    fn push(&mut self, index: usize, value: f32) {
+    /// Adds input `index` with `value` (zeros are skipped). Other games' encodings (whose
+    /// indices may pass [`INPUTS`]) use it too; at most [`INPUTS`] inputs may be non-zero.
+    pub fn push(&mut self, index: usize, value: f32) {
         if value != 0.0 {
             self.index[self.len] = index as u16;
             self.value[self.len] = value;
             self.len += 1;
         }
+    }
+
+    /// Forgets every input.
+    pub fn clear(&mut self) {
+        self.len = 0;
     }
 
     /// The non-zero inputs as (index, value).

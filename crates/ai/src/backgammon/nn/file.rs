@@ -3,7 +3,8 @@
 //! ```text
 //! magic    8 bytes  "TABULANN"
 //! version  u32      1
-//! inputs   u32      the encoding's input count (encode::INPUTS); a mismatch is refused
+//! inputs   u32      the encoding's input count (encode::INPUTS for backgammon, another
+//!                   game's count for its nets); a mismatch is refused
 //! info     u32 n, then n bytes of UTF-8 (what trained it: free text)
 //! nets     u32 count, then per net:
 //!            name    u8 n, then n bytes of UTF-8 ("contact", "race")
@@ -41,8 +42,16 @@ pub enum WeightsError {
     #[error("weights file version {0}, this build reads version {VERSION}")]
     Version(u32),
     /// Made for another input encoding.
-    #[error("the weights expect {0} inputs, this build encodes {INPUTS}")]
-    Inputs(u32),
+    #[error("the weights expect {found} inputs, this build encodes {expected}")]
+    Inputs {
+        /// The file's input count.
+        found: u32,
+        /// The encoding's.
+        expected: u32,
+    },
+    /// The nets of one file read different numbers of inputs.
+    #[error("the nets of one weights file must read the same number of inputs")]
+    MixedInputs,
     /// The checksum does not match.
     #[error("the weights file is damaged (checksum mismatch)")]
     Checksum,
@@ -54,12 +63,17 @@ pub enum WeightsError {
     MissingNet(String),
 }
 
-/// The bytes of a weights file.
-pub fn write(weights: &Weights) -> Vec<u8> {
+/// The bytes of a weights file. The header's input count is the nets' (the backgammon
+/// encoding's when there are none); nets of different input counts are refused.
+pub fn write(weights: &Weights) -> Result<Vec<u8>, WeightsError> {
+    let inputs = weights.nets.first().map_or(INPUTS, |(_, n)| n.inputs());
+    if weights.nets.iter().any(|(_, n)| n.inputs() != inputs) {
+        return Err(WeightsError::MixedInputs);
+    }
     let mut b = Vec::new();
     b.extend_from_slice(MAGIC);
     b.extend_from_slice(&VERSION.to_le_bytes());
-    b.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+    b.extend_from_slice(&(inputs as u32).to_le_bytes());
     b.extend_from_slice(&(weights.info.len() as u32).to_le_bytes());
     b.extend_from_slice(weights.info.as_bytes());
     b.extend_from_slice(&(weights.nets.len() as u32).to_le_bytes());
@@ -73,7 +87,7 @@ pub fn write(weights: &Weights) -> Vec<u8> {
     }
     let sum = Sha256::digest(&b);
     b.extend_from_slice(&sum);
-    b
+    Ok(b)
 }
 
 struct Reader<'a>(&'a [u8]);
@@ -106,8 +120,14 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Reads a weights file, checking magic, version, input count, checksum and shapes.
+/// Reads a backgammon weights file, checking magic, version, input count, checksum and
+/// shapes.
 pub fn read(bytes: &[u8]) -> Result<Weights, WeightsError> {
+    read_for(bytes, INPUTS)
+}
+
+/// Reads a weights file whose nets read `expected` inputs (another game's encoding).
+pub fn read_for(bytes: &[u8], expected: usize) -> Result<Weights, WeightsError> {
     if bytes.len() < MAGIC.len() + 32 || &bytes[..MAGIC.len()] != MAGIC {
         return Err(WeightsError::NotWeights);
     }
@@ -121,8 +141,11 @@ pub fn read(bytes: &[u8]) -> Result<Weights, WeightsError> {
         return Err(WeightsError::Checksum);
     }
     let inputs = r.u32()?;
-    if inputs as usize != INPUTS {
-        return Err(WeightsError::Inputs(inputs));
+    if inputs as usize != expected {
+        return Err(WeightsError::Inputs {
+            found: inputs,
+            expected: expected as u32,
+        });
     }
     let n = r.u32()? as usize;
     let info = r.text(n)?;
@@ -135,12 +158,13 @@ pub fn read(bytes: &[u8]) -> Result<Weights, WeightsError> {
         if hidden == 0 || hidden > 4096 {
             return Err(WeightsError::Malformed);
         }
-        let w1 = r.floats(INPUTS * hidden)?;
+        let w1 = r.floats(expected * hidden)?;
         let b1 = r.floats(hidden)?;
         let w2 = r.floats(OUTPUTS * hidden)?;
         let b2v = r.floats(OUTPUTS)?;
         let b2 = [b2v[0], b2v[1], b2v[2], b2v[3], b2v[4]];
-        let net = Net::new(hidden, w1, b1, w2, b2).map_err(|_| WeightsError::Malformed)?;
+        let net = Net::with_inputs(expected, hidden, w1, b1, w2, b2)
+            .map_err(|_| WeightsError::Malformed)?;
         nets.push((name, net));
     }
     if !r.0.is_empty() {

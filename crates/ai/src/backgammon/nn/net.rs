@@ -41,7 +41,8 @@ pub fn sigmoid(x: f32) -> f32 {
 }
 
 impl Net {
-    /// A net of the given weights, checked for shape.
+    /// A net of the given weights for the backgammon encoding ([`INPUTS`] inputs), checked
+    /// for shape.
     pub fn new(
         hidden: usize,
         w1: Vec<f32>,
@@ -49,9 +50,23 @@ impl Net {
         w2: Vec<f32>,
         b2: [f32; OUTPUTS],
     ) -> Result<Net, BadShape> {
+        Net::with_inputs(INPUTS, hidden, w1, b1, w2, b2)
+    }
+
+    /// A net of the given weights for an encoding of `inputs` inputs (another game's, such
+    /// as Never-Finishing's), checked for shape.
+    pub fn with_inputs(
+        inputs: usize,
+        hidden: usize,
+        w1: Vec<f32>,
+        b1: Vec<f32>,
+        w2: Vec<f32>,
+        b2: [f32; OUTPUTS],
+    ) -> Result<Net, BadShape> {
         if hidden == 0
+            || inputs == 0
             || !hidden.is_multiple_of(LANES)
-            || w1.len() != INPUTS * hidden
+            || w1.len() != inputs * hidden
             || b1.len() != hidden
             || w2.len() != OUTPUTS * hidden
             || w1
@@ -72,8 +87,14 @@ impl Net {
         })
     }
 
-    /// A net of small random weights (the start of training), from `seed`.
+    /// A net of small random weights for the backgammon encoding (the start of training),
+    /// from `seed`.
     pub fn random(hidden: usize, seed: u64) -> Net {
+        Net::random_with_inputs(INPUTS, hidden, seed)
+    }
+
+    /// A net of small random weights for an encoding of `inputs` inputs, from `seed`.
+    pub fn random_with_inputs(inputs: usize, hidden: usize, seed: u64) -> Net {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let hidden = hidden.div_ceil(LANES).max(1) * LANES;
         let mut draw = |n: usize, scale: f32| -> Vec<f32> {
@@ -81,7 +102,7 @@ impl Net {
                 .map(|_| (rng.gen::<f32>() * 2.0 - 1.0) * scale)
                 .collect()
         };
-        let w1 = draw(INPUTS * hidden, 0.1);
+        let w1 = draw(inputs * hidden, 0.1);
         let b1 = draw(hidden, 0.1);
         let w2 = draw(OUTPUTS * hidden, 0.1);
         Net {
@@ -91,6 +112,11 @@ impl Net {
             w2,
             b2: [0.0; OUTPUTS],
         }
+    }
+
+    /// The number of inputs the net reads (its first layer's rows).
+    pub fn inputs(&self) -> usize {
+        self.w1.len() / self.hidden
     }
 
     /// The hidden activations for `inputs`, written into `h` (length `hidden`).

@@ -49,7 +49,7 @@ fn small_weights() -> Weights {
 #[test]
 fn the_weights_file_round_trips_and_refuses_damage() {
     let w = small_weights();
-    let bytes = file::write(&w);
+    let bytes = file::write(&w).unwrap();
     assert_eq!(file::read(&bytes).unwrap(), w);
     let mut damaged = bytes.clone();
     damaged[100] ^= 1;
@@ -67,7 +67,7 @@ fn the_weights_file_round_trips_and_refuses_damage() {
         nets: vec![w.nets[0].clone()],
     };
     assert_eq!(
-        NeuralEvaluator::from_bytes(&file::write(&only_contact)).unwrap_err(),
+        NeuralEvaluator::from_bytes(&file::write(&only_contact).unwrap()).unwrap_err(),
         WeightsError::MissingNet("race".into())
     );
 }

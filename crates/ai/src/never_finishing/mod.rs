@@ -1,5 +1,18 @@
-//! The Never-Finishing bot: the tables evaluator (which counts trapped checkers) over the
-//! legal plays with the trap choice. There is no cube, so every decision is a play.
+//! The Never-Finishing bot: an evaluator over the legal plays with the trap choice, chosen
+//! by level through [`choose_play`]. There is no cube, so every decision is a play.
+//!
+//! The evaluator is the Never-Finishing net ([`NfEvaluator`], trained here by self-play) at
+//! every level but random; the hand-made backgammon evaluator (which counts trapped
+//! checkers) that the bot used before stays selectable ([`NfEvalKind::Heuristic`]) to
+//! measure the net against it.
+//!
+//! - [`encode`]: the net's inputs;
+//! - [`eval`]: the evaluator on the net.
+
+pub mod encode;
+pub mod eval;
+
+pub use eval::NfEvaluator;
 
 use crate::backgammon::Heuristic;
 use crate::search::choose_play;
@@ -10,22 +23,58 @@ use tabula_core::{Decision, Game, Status};
 use tabula_tables::never_finishing::{Action, NeverFinishing};
 use tabula_tables::TablesGen;
 
+/// Which evaluator a Never-Finishing bot plays on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NfEvalKind {
+    /// The shipped Never-Finishing net (the default).
+    Neural,
+    /// The hand-made backgammon evaluator the bot played on before the net (for
+    /// measurement).
+    Heuristic,
+}
+
+/// The evaluator in use.
+#[derive(Debug, Clone, Copy)]
+enum NfEval {
+    Neural(&'static NfEvaluator),
+    Heuristic,
+}
+
 /// A Never-Finishing bot of a given level.
 pub struct NfBot {
     level: Level,
     rng: ChaCha8Rng,
     gen: TablesGen,
     replies: (TablesGen, tabula_tables::Trapping),
+    eval: NfEval,
 }
 
 impl NfBot {
-    /// A bot of `level` whose random choices come from `seed`.
+    /// A bot of `level` on the shipped net whose random choices come from `seed`.
     pub fn new(level: Level, seed: u64) -> NfBot {
+        NfBot::with_eval(level, seed, NfEvalKind::Neural)
+    }
+
+    /// A bot of `level` on the evaluator `kind`.
+    pub fn with_eval(level: Level, seed: u64, kind: NfEvalKind) -> NfBot {
+        let eval = match kind {
+            NfEvalKind::Neural => NfEval::Neural(NfEvaluator::shipped()),
+            NfEvalKind::Heuristic => NfEval::Heuristic,
+        };
         NfBot {
             level,
             rng: ChaCha8Rng::seed_from_u64(seed),
             gen: TablesGen::new(),
             replies: (TablesGen::new(), tabula_tables::Trapping::On),
+            eval,
+        }
+    }
+
+    /// A bot of `level` on other nets than the shipped ones (a training checkpoint).
+    pub fn with_net(level: Level, seed: u64, net: &'static NfEvaluator) -> NfBot {
+        NfBot {
+            eval: NfEval::Neural(net),
+            ..NfBot::with_eval(level, seed, NfEvalKind::Heuristic)
         }
     }
 
@@ -53,16 +102,28 @@ impl NfBot {
         if candidates.is_empty() {
             return None;
         }
-        let choice = choose_play(
-            self.level,
-            &mut self.rng,
-            &Heuristic,
-            &mut self.replies,
-            &candidates,
-        );
+        let choice = match self.eval {
+            NfEval::Neural(net) => choose_play(
+                self.level,
+                &mut self.rng,
+                net,
+                &mut self.replies,
+                &candidates,
+            ),
+            NfEval::Heuristic => choose_play(
+                self.level,
+                &mut self.rng,
+                &Heuristic,
+                &mut self.replies,
+                &candidates,
+            ),
+        };
         Some(Action::Move(choice))
     }
 }
+
+#[cfg(test)]
+mod nn_tests;
 
 #[cfg(test)]
 mod tests {
