@@ -48,6 +48,20 @@ pub fn choose_play(
     replies: &mut impl Plays,
     candidates: &[Position],
 ) -> Position {
+    choose_play_at(level, rng, eval, replies, candidates, STRONG_PLIES)
+}
+
+/// [`choose_play`] with the strong level looking `strong_plies` rolls ahead instead of
+/// [`STRONG_PLIES`] (Never-Finishing's strong level looks one: its general move generator
+/// makes two plies too slow).
+pub fn choose_play_at(
+    level: Level,
+    rng: &mut ChaCha8Rng,
+    eval: &impl Evaluator,
+    replies: &mut impl Plays,
+    candidates: &[Position],
+    strong_plies: u32,
+) -> Position {
     if level == Level::Random {
         return candidates[rng.gen_range(0..candidates.len())];
     }
@@ -65,7 +79,7 @@ pub fn choose_play(
     if level == Level::Strong {
         scored.truncate(STRONG_CANDIDATES);
         for s in &mut scored {
-            s.0 = -on_roll(eval, replies, &s.1.flip(), STRONG_PLIES);
+            s.0 = -on_roll(eval, replies, &s.1.flip(), strong_plies);
         }
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     }

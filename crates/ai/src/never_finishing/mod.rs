@@ -15,7 +15,13 @@ pub mod eval;
 pub use eval::NfEvaluator;
 
 use crate::backgammon::Heuristic;
-use crate::search::choose_play;
+use crate::search::{choose_play, choose_play_at};
+
+/// How many rolls ahead strong looks on the net. Two plies (as in backgammon) averaged
+/// 446 ms a decision with a worst case of 5.2 s: positions with trapped checkers go to the
+/// general move generator, and 4 candidates x 21 x 21 rolls of it are too slow. One ply keeps
+/// every decision well within a second (docs/bots.md); the old heuristic bot keeps two.
+pub const NF_STRONG_PLIES: u32 = 1;
 use crate::Level;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -103,12 +109,13 @@ impl NfBot {
             return None;
         }
         let choice = match self.eval {
-            NfEval::Neural(net) => choose_play(
+            NfEval::Neural(net) => choose_play_at(
                 self.level,
                 &mut self.rng,
                 net,
                 &mut self.replies,
                 &candidates,
+                NF_STRONG_PLIES,
             ),
             NfEval::Heuristic => choose_play(
                 self.level,
