@@ -140,19 +140,22 @@ impl From<&CubeAnalysis> for CubeJson {
     }
 }
 
-/// The cube and stakes a position's notation records, for the player on roll.
-fn cube_state(setup: &Setup) -> Result<Option<CubeState>> {
+/// The cube and stakes a position's notation records, for the player on roll, and who holds
+/// the cube as that player sees it.
+fn cube_state(setup: &Setup) -> Result<(CubeState, Owner)> {
     let (jacoby, beavers) = match &setup.notation {
         Notation::Xgid(x) => (x.jacoby, x.beavers),
         Notation::GnubgId(m) => (m.jacoby, true),
         _ => (true, true),
     };
     let cube = setup.cube.unwrap_or(CubeView::Centred(1));
-    let (value, centred, ours) = match cube {
-        CubeView::Centred(v) => (v, true, true),
-        CubeView::Owned(v, owner) => (v, false, owner == setup.on_roll),
-        CubeView::Crawford => (1, true, true),
+    let (value, owner) = match cube {
+        CubeView::Centred(v) => (v, Owner::Centred),
+        CubeView::Owned(v, c) if c == setup.on_roll => (v, Owner::Player),
+        CubeView::Owned(v, _) => (v, Owner::Opponent),
+        CubeView::Crawford => (1, Owner::Centred),
     };
+    let centred = owner == Owner::Centred;
     let match_length = setup.score.and_then(|s| s.match_length);
     let stakes = match match_length {
         None => Stakes::Money {
@@ -180,29 +183,26 @@ fn cube_state(setup: &Setup) -> Result<Option<CubeState>> {
             }
         }
     };
-    // The player on roll cannot double a cube the opponent holds: no cube decision then.
-    Ok(ours.then_some(CubeState {
-        cube: value,
-        stakes,
-    }))
+    Ok((
+        CubeState {
+            cube: value,
+            stakes,
+        },
+        owner,
+    ))
+}
+
+/// The cube decision of the player on roll; `None` when the opponent holds the cube.
+fn cube_decision(setup: &Setup, p: &Probabilities) -> Result<Option<CubeAnalysis>> {
+    let (state, owner) = cube_state(setup)?;
+    Ok((owner != Owner::Opponent).then(|| CubeAnalysis::new(p, &state)))
 }
 
 /// A number for ranking plays: cubeful money equity, or match-winning chance, for the mover
-/// after the play (the opponent then on roll, holding what the cube state says).
-fn play_score(state: &CubeState, p: &Probabilities) -> f32 {
+/// after the play (the opponent then on roll), the cube held by `owner`.
+fn play_score(state: &CubeState, owner: Owner, p: &Probabilities) -> f32 {
     match state.stakes {
-        Stakes::Money {
-            centred,
-            jacoby_applies,
-            ..
-        } => {
-            let owner = if centred {
-                Owner::Centred
-            } else {
-                Owner::Player
-            };
-            cubeful::money_equity(p, owner, jacoby_applies)
-        }
+        Stakes::Money { jacoby_applies, .. } => cubeful::money_equity(p, owner, jacoby_applies),
         Stakes::Match { .. } => {
             tabula_ai::backgammon::cube::match_decision(p, state).map_or(p.equity(), |m| m.0)
         }
@@ -227,16 +227,16 @@ fn finished(setup: &Setup) -> Result<()> {
     Ok(())
 }
 
-fn describe_stakes(state: Option<&CubeState>, setup: &Setup) -> String {
+fn describe_stakes(state: &CubeState, setup: &Setup) -> String {
     let cube = match setup.cube.unwrap_or(CubeView::Centred(1)) {
         CubeView::Centred(v) => format!("cube centred at {v}"),
         CubeView::Owned(v, c) => format!("cube at {v}, {}'s", capitalized(c)),
         CubeView::Crawford => "Crawford game, no cube".to_string(),
     };
-    match state.map(|s| s.stakes) {
-        Some(Stakes::Match {
+    match state.stakes {
+        Stakes::Match {
             away_me, away_opp, ..
-        }) => format!(
+        } => format!(
             "match: {} needs {away_me}, {} needs {away_opp}; {cube}",
             capitalized(setup.on_roll),
             capitalized(!setup.on_roll)
@@ -279,7 +279,7 @@ fn write_cube(out: &mut dyn Write, a: &CubeAnalysis) -> Result<()> {
         Unit::MatchWinningChance => "match-winning chance",
     };
     writeln!(out, "Cube decision ({unit}):")?;
-    let verb = if a.redouble { "redouble" } else { "double" };
+    let (verb, verb_capitalised) = (a.verb(), a.verb_capitalised());
     writeln!(
         out,
         "  No {verb:<10} {}  {}",
@@ -289,26 +289,19 @@ fn write_cube(out: &mut dyn Write, a: &CubeAnalysis) -> Result<()> {
     writeln!(
         out,
         "  {:<13} {}  {}",
-        capitalise(verb) + ", take",
+        format!("{verb_capitalised}, take"),
         fmt(a.double_take),
         diff(a.double_take)
     )?;
     writeln!(
         out,
         "  {:<13} {}  {}",
-        capitalise(verb) + ", pass",
+        format!("{verb_capitalised}, pass"),
         fmt(a.double_drop),
         diff(a.double_drop)
     )?;
     writeln!(out, "Proper cube action: {}", a.verdict())?;
     Ok(())
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-        .unwrap_or_default()
 }
 
 /// `tabula eval`.
@@ -318,8 +311,8 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
     finished(&setup)?;
     let nets = NeuralEvaluator::shipped();
     let p = nply::chances(nets, &mut MoveGen::new(), &setup.board, args.plies);
-    let state = cube_state(&setup)?;
-    let analysis = state.as_ref().map(|s| CubeAnalysis::new(&p, s));
+    let (state, _) = cube_state(&setup)?;
+    let analysis = cube_decision(&setup, &p)?;
     if args.json {
         #[derive(Serialize)]
         struct EvalJson {
@@ -345,7 +338,7 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
         out,
         "{} on roll, {}; {}-ply",
         capitalized(setup.on_roll),
-        describe_stakes(state.as_ref(), &setup),
+        describe_stakes(&state, &setup),
         args.plies
     )?;
     write_chances(out, &p)?;
@@ -391,16 +384,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         );
     };
     let nets = NeuralEvaluator::shipped();
-    // For ranking plays the cube is whatever the notation says, even when the opponent
-    // holds it (then the mover owns nothing: money equity as if it were theirs to take).
-    let state = cube_state(&setup)?.unwrap_or(CubeState {
-        cube: 1,
-        stakes: Stakes::Money {
-            beavers: true,
-            jacoby_applies: false,
-            centred: false,
-        },
-    });
+    let (state, owner) = cube_state(&setup)?;
     let legal = setup.board.legal_plays(dice);
     let candidates: Vec<Position> = legal.iter().map(|(_, after)| *after).collect();
     let ranked = nply::rank_plays(
@@ -409,7 +393,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         &candidates,
         args.plies,
         Filter::default(),
-        |p| play_score(&state, p),
+        |p| play_score(&state, owner, p),
     );
     let name_of = |after: &Position| {
         legal
@@ -418,7 +402,9 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
             .map(|(play, _)| tabula_tables::notation::format_play(play))
             .unwrap_or_default()
     };
-    let best = ranked.first().map(|r| play_score(&state, &r.chances));
+    let best = ranked
+        .first()
+        .map(|r| play_score(&state, owner, &r.chances));
     let shown = if args.top == 0 {
         ranked.len()
     } else {
@@ -428,7 +414,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let e = play_score(&state, &r.chances);
+            let e = play_score(&state, owner, &r.chances);
             HintPlay {
                 rank: i + 1,
                 play: name_of(&r.after),
@@ -463,7 +449,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         out,
         "{} to play {dice}; {}; plays ranked at {}-ply (up to 8 within 0.160 searched, the rest at 0-ply)",
         capitalized(setup.on_roll),
-        describe_stakes(Some(&state), &setup),
+        describe_stakes(&state, &setup),
         args.plies
     )?;
     if rows.is_empty() {
@@ -527,6 +513,8 @@ pub fn rollout_command(out: &mut dyn Write, args: &RolloutArgs) -> Result<()> {
     if args.trials == 0 {
         return Err(bad_input("--trials must be at least 1"));
     }
+    // A score that cannot be played on is refused before the work, not after it.
+    cube_state(&setup)?;
     if args.threads == Some(0) {
         return Err(bad_input("--threads must be at least 1"));
     }
@@ -561,10 +549,7 @@ pub fn rollout_command(out: &mut dyn Write, args: &RolloutArgs) -> Result<()> {
     });
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
-    let state = cube_state(&setup)?;
-    let analysis = state
-        .as_ref()
-        .map(|s| CubeAnalysis::new(&result.chances, s));
+    let analysis = cube_decision(&setup, &result.chances)?;
     if args.json {
         write_rollout_json(out, &result, &config, threads, seconds, analysis.as_ref())?;
         return Ok(());
@@ -675,7 +660,8 @@ mod tests {
     #[test]
     fn a_bare_position_id_is_money_with_a_centred_cube() {
         let setup = Setup::parse("4HPwATDgc/ABMA").unwrap();
-        let state = cube_state(&setup).unwrap().unwrap();
+        let (state, owner) = cube_state(&setup).unwrap();
+        assert_eq!(owner, Owner::Centred);
         assert_eq!(state.cube, 1);
         assert!(matches!(
             state.stakes,

@@ -83,7 +83,7 @@ impl CubeAnalysis {
     /// The right actions in words, as gnubg writes them: `No double, take`, `Double, take`,
     /// `Double, pass`, `Too good to double, pass` (`redouble` once the cube has moved).
     pub fn verdict(&self) -> String {
-        let verb = if self.redouble { "redouble" } else { "double" };
+        let verb = self.verb();
         let answer = if self.beaver {
             "beaver"
         } else if self.take {
@@ -92,11 +92,29 @@ impl CubeAnalysis {
             "pass"
         };
         if self.double {
-            format!("{}, {answer}", capital(verb))
+            format!("{}, {answer}", self.verb_capitalised())
         } else if !self.take && self.no_double > self.double_drop {
             format!("Too good to {verb}, pass")
         } else {
             format!("No {verb}, {answer}")
+        }
+    }
+
+    /// `double`, or `redouble` once the cube has moved.
+    pub fn verb(&self) -> &'static str {
+        if self.redouble {
+            "redouble"
+        } else {
+            "double"
+        }
+    }
+
+    /// [`CubeAnalysis::verb`] at the start of a sentence.
+    pub fn verb_capitalised(&self) -> &'static str {
+        if self.redouble {
+            "Redouble"
+        } else {
+            "Double"
         }
     }
 
@@ -109,13 +127,6 @@ impl CubeAnalysis {
             self.no_double
         }
     }
-}
-
-fn capital(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -55,6 +55,11 @@ pub fn duplicate(
             f64::from(game(a, b, s) - game(b, a, s)) / 2.0
         })
         .collect();
+    pair_statistics(&means)
+}
+
+/// The mean of duplicate pairs' means and its 95 % half-width.
+pub(crate) fn pair_statistics(means: &[f64]) -> (f64, f64) {
     let n = means.len() as f64;
     let mean = means.iter().sum::<f64>() / n;
     let var = means.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);

@@ -52,8 +52,5 @@ pub fn duplicate(
             f64::from(game(a, b, s) - game(b, a, s)) / 2.0
         })
         .collect();
-    let n = means.len() as f64;
-    let mean = means.iter().sum::<f64>() / n;
-    let var = means.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (mean, 1.96 * (var / n).sqrt())
+    super::measure::pair_statistics(&means)
 }

@@ -37,6 +37,29 @@ fn hint_without_dice_is_the_cube_decision_and_with_dice_ranks_every_play() {
 }
 
 #[test]
+fn hint_keeps_the_match_score_when_the_opponent_holds_the_cube() {
+    // Black owns a 2-cube at 5-away each: plays are ranked in match-winning chances, not
+    // in money equity, and there is no cube decision for White.
+    let xgid = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:31:0:0:0:5:10";
+    let out = tabula(&["hint", xgid, "--plies", "0", "--top", "1"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("match: White needs 5, Black needs 5"),
+        "{text}"
+    );
+    assert!(text.contains("mwc"), "{text}");
+    let v = json(&[
+        "eval",
+        &xgid.replace(":31:", ":00:"),
+        "--plies",
+        "0",
+        "--json",
+    ]);
+    assert!(v.get("cube").is_none(), "{v}");
+}
+
+#[test]
 fn rollout_is_reproducible_and_reports_its_error() {
     let args = [
         "rollout",
