@@ -142,6 +142,25 @@ fn bench(c: &mut Criterion) {
             total
         })
     });
+    // The same sizes reading the hand-crafted features too (docs/training.md): what the
+    // features cost per evaluation, encoding included.
+    let with_features = tabula_ai::train::td::fresh_with(
+        tabula_ai::backgammon::nn::encode::Encoding::Features,
+        nets.contact.hidden,
+        nets.race.hidden,
+        1,
+    );
+    let set = &corpus.contact;
+    group.throughput(Throughput::Elements(set.len() as u64));
+    group.bench_function("contact-with-features", |b| {
+        b.iter(|| {
+            let mut total = 0.0f32;
+            for p in set.iter() {
+                total += with_features.evaluate(black_box(p)).equity();
+            }
+            total
+        })
+    });
     group.finish();
 
     let mut group = c.benchmark_group("bearoff-db");

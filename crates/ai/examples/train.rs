@@ -15,6 +15,7 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
+use tabula_ai::backgammon::nn::encode::Encoding;
 use tabula_ai::backgammon::nn::file::{self, Weights};
 use tabula_ai::backgammon::{Heuristic, NeuralEvaluator};
 use tabula_ai::train::{measure, td};
@@ -51,6 +52,9 @@ struct Args {
     /// The run's seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// A fresh run's nets also read the hand-crafted features (docs/training.md).
+    #[arg(long)]
+    features: bool,
 }
 
 fn games_in(info: &str) -> u64 {
@@ -89,16 +93,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             (NeuralEvaluator::from_bytes(&bytes)?, done)
         }
         Err(_) => (
-            td::fresh(args.contact_hidden, args.race_hidden, args.seed),
+            td::fresh_with(
+                if args.features {
+                    Encoding::Features
+                } else {
+                    Encoding::Points
+                },
+                args.contact_hidden,
+                args.race_hidden,
+                args.seed,
+            ),
             0,
         ),
     };
-    let (contact_hidden, race_hidden) = (nets.contact.hidden, nets.race.hidden);
+    let (contact_hidden, race_hidden, encoding) =
+        (nets.contact.hidden, nets.race.hidden, nets.encoding);
     let info = |done: u64| {
         format!(
             "method=td-lambda games={done} lambda={} alpha={} batch={} seed={} \
-             contact_hidden={contact_hidden} race_hidden={race_hidden}",
-            config.lambda, config.alpha, config.batch, config.seed
+             contact_hidden={contact_hidden} race_hidden={race_hidden} encoding={:?}",
+            config.lambda, config.alpha, config.batch, config.seed, encoding
         )
     };
     let bar = ProgressBar::new(args.games);

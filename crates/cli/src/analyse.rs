@@ -15,13 +15,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 use tabula_ai::backgammon::NeuralEvaluator;
-use tabula_ai::study::analyse::{
-    analyse, rating, Analysis, Decision, Kind, Mark, PlayerStats, Settings, Step,
-};
+use tabula_ai::study::analyse::{analyse, rating, Analysis, Kind, Mark, Settings, Step};
+use tabula_ai::study::report::{decision_report, player_report, DecisionReport, PlayerReport};
 use tabula_core::{ByColor, Color};
-use tabula_tables::notation::format_play;
 use tabula_tables::notation::mat::replay_mat;
-use tabula_tables::Position;
 
 /// The largest file `analyse` reads (a long money session is well under it).
 const MAX_FILE: u64 = 16 << 20;
@@ -43,110 +40,6 @@ pub struct AnalyseArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
-}
-
-/// The play from `before` to `after` in gnubg's notation.
-fn play_text(before: &Position, after: &Position, dice: tabula_core::Dice) -> String {
-    before
-        .legal_plays(dice)
-        .iter()
-        .find(|(_, a)| a == after)
-        .map(|(play, _)| format_play(play))
-        .unwrap_or_else(|| "(no play)".to_string())
-}
-
-#[derive(Debug, Serialize)]
-struct DecisionJson {
-    game: u32,
-    step: usize,
-    player: Color,
-    /// `move`, `double`, `no-double`, `take`, `pass`.
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    dice: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    played: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    best: Option<String>,
-    cube: u32,
-    /// EMG given up.
-    error: f32,
-    /// `""`, `doubtful`, `bad`, `very bad`.
-    mark: &'static str,
-    counted: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    luck: Option<f32>,
-    /// The decider's value with the right choice (EMG): the equity graph.
-    value: f32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    proper: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-struct PlayerJson {
-    name: String,
-    colour: Color,
-    chequer_decisions: u32,
-    chequer_error_rate: f64,
-    cube_decisions: u32,
-    cube_error_rate: f64,
-    overall_error_rate: f64,
-    rating: &'static str,
-    luck: f64,
-    doubtful: u32,
-    bad: u32,
-    very_bad: u32,
-}
-
-fn player_json(name: &str, colour: Color, s: &PlayerStats) -> PlayerJson {
-    PlayerJson {
-        name: name.to_string(),
-        colour,
-        chequer_decisions: s.moves,
-        chequer_error_rate: s.chequer_rate(),
-        cube_decisions: s.cube_decisions,
-        cube_error_rate: s.cube_rate(),
-        overall_error_rate: s.overall_rate(),
-        rating: rating(s.overall_rate()),
-        luck: s.luck,
-        doubtful: s.marks[0],
-        bad: s.marks[1],
-        very_bad: s.marks[2],
-    }
-}
-
-fn decision_json(d: &Decision, steps: &[Step]) -> DecisionJson {
-    let board = steps[d.step].0.game().board();
-    let (kind, dice, played, best) = match d.kind {
-        Kind::Move {
-            dice, played, best, ..
-        } => (
-            "move",
-            Some(dice.to_string()),
-            Some(play_text(&board, &played, dice)),
-            Some(play_text(&board, &best, dice)),
-        ),
-        Kind::Double(true) => ("double", None, None, None),
-        Kind::Double(false) => ("no-double", None, None, None),
-        Kind::Answer(true) => ("take", None, None, None),
-        Kind::Answer(false) => ("pass", None, None, None),
-    };
-    DecisionJson {
-        game: d.game,
-        step: d.step,
-        player: d.player,
-        kind,
-        dice,
-        played,
-        best,
-        cube: d.cube,
-        error: d.error,
-        mark: d.mark.label(),
-        counted: d.counted,
-        luck: d.luck,
-        value: d.value,
-        proper: d.cube_analysis.map(|a| a.verdict()),
-    }
 }
 
 /// `tabula analyse`.
@@ -204,8 +97,8 @@ pub fn run(out: &mut dyn Write, args: &AnalyseArgs) -> Result<()> {
             match_length: u32,
             plies: u32,
             seconds: f64,
-            players: [PlayerJson; 2],
-            decisions: Vec<DecisionJson>,
+            players: [PlayerReport; 2],
+            decisions: Vec<DecisionReport>,
         }
         let doc = AnalyseJson {
             file: name,
@@ -213,13 +106,13 @@ pub fn run(out: &mut dyn Write, args: &AnalyseArgs) -> Result<()> {
             plies: args.plies,
             seconds,
             players: [
-                player_json(&names.white, Color::White, &analysis.white),
-                player_json(&names.black, Color::Black, &analysis.black),
+                player_report(&names.white, Color::White, &analysis.white),
+                player_report(&names.black, Color::Black, &analysis.black),
             ],
             decisions: analysis
                 .decisions
                 .iter()
-                .map(|d| decision_json(d, &steps))
+                .map(|d| decision_report(d, &steps))
                 .collect(),
         };
         serde_json::to_writer(&mut *out, &doc)?;
@@ -261,7 +154,7 @@ fn write_text(
             game = d.game;
             writeln!(out, "Game {game}")?;
         }
-        let j = decision_json(d, steps);
+        let j = decision_report(d, steps);
         let who = &names[d.player];
         let what = match d.kind {
             Kind::Move { .. } => format!(

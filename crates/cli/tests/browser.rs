@@ -50,6 +50,9 @@ fn the_browser_client_plays_every_game_end_to_end() {
         .args(["serve", "--addr", "127.0.0.1:0", "--database"])
         .arg(&db)
         .env("RUST_LOG", "warn")
+        // The analysis scenario (5c) analyses a played game: at the default 2 plies the
+        // debug build takes minutes, so the server looks 0 plies ahead here.
+        .env("TABULA_ANALYSIS_PLIES", "0")
         .stdout(Stdio::piped())
         .spawn()
         .expect("tabula serve starts");

@@ -10,12 +10,14 @@
 //! - [`db`]: the schema and queries; [`ratings`] / [`rating`]: Glicko-2 and FIBS;
 //! - [`auth`]: guests, users, sessions, API tokens; [`accounts`]: bounded password hashing,
 //!   login throttling, lifetimes; [`names`]: name rules; [`bots`]: bots playing in the server;
+//! - [`analysis`]: analysis jobs of finished backgammon games, shared by the instances;
 //! - [`live`]: WebSocket fan-out; [`api`]: the HTTP routes and OpenAPI;
 //! - [`listen`]: the accept loop (timeouts, connection cap, graceful shutdown);
 //!   [`guard`]: the middleware on every route (security headers, request timeout, JSON
 //!   errors for bad paths); [`web`]: the browser client's files.
 
 pub mod accounts;
+pub mod analysis;
 pub mod api;
 pub mod auth;
 pub mod bots;
@@ -59,6 +61,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     if state.db.backend == db::Backend::Postgres {
         spawn_listener(state.clone());
     }
+    analysis::spawn_worker(state.clone());
     let resumed = bots::resume_all(&state).await?;
     tracing::info!(resumed, "bot games resumed");
     let app = api::router(state.clone())
@@ -115,15 +118,26 @@ async fn shutdown_signal() {
     tracing::info!("shutting down");
 }
 
-/// Listens to `NOTIFY tabula_games` and pushes other instances' moves to this one's sockets.
+/// Listens to `NOTIFY tabula_games` and `tabula_analyses` and pushes other instances' moves
+/// and analysis progress to this one's sockets.
 fn spawn_listener(state: AppState) {
     tokio::spawn(async move {
         loop {
             match sqlx::postgres::PgListener::connect(&state.db.url).await {
                 Ok(mut listener) => {
-                    if listener.listen("tabula_games").await.is_ok() {
+                    if listener
+                        .listen_all(["tabula_games", "tabula_analyses"])
+                        .await
+                        .is_ok()
+                    {
                         while let Ok(n) = listener.recv().await {
-                            if let Some((id, _)) = n.payload().split_once(':') {
+                            if n.channel() == "tabula_analyses" {
+                                let note: serde_json::Value =
+                                    serde_json::from_str(n.payload()).unwrap_or_default();
+                                if let Some(game) = note["game"].as_str() {
+                                    state.hub.note(game, note.clone());
+                                }
+                            } else if let Some((id, _)) = n.payload().split_once(':') {
                                 state.remote_change(id).await;
                             }
                         }

@@ -36,6 +36,8 @@ struct Channel {
 #[derive(Default)]
 pub struct Hub {
     channels: Mutex<HashMap<String, Channel>>,
+    /// Notes about a game that are not events (an analysis's progress), per game.
+    notes: Mutex<HashMap<String, broadcast::Sender<Arc<Value>>>>,
 }
 
 impl Hub {
@@ -70,6 +72,25 @@ impl Hub {
         channel.pushed = push.version;
         if channel.sender.send(Arc::new(push)).is_err() {
             channels.remove(game);
+        }
+    }
+
+    /// Subscribes to a game's notes.
+    pub fn subscribe_notes(&self, game: &str) -> broadcast::Receiver<Arc<Value>> {
+        let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
+        notes
+            .entry(game.to_string())
+            .or_insert_with(|| broadcast::channel(64).0)
+            .subscribe()
+    }
+
+    /// Sends a note to the game's watchers on this instance, if any.
+    pub fn note(&self, game: &str, note: Value) {
+        let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(sender) = notes.get(game) {
+            if sender.send(Arc::new(note)).is_err() {
+                notes.remove(game);
+            }
         }
     }
 }

@@ -48,6 +48,10 @@ pub struct App {
     pub(crate) driving: Mutex<HashSet<String>>,
     /// Password hashing, login throttling and session lifetimes ([`crate::accounts`]).
     pub accounts: crate::accounts::Accounts,
+    /// How analyses run here ([`crate::analysis`]).
+    pub analysis: crate::analysis::Config,
+    /// Wakes this instance's analysis worker when a request here queues a job.
+    pub analysis_wake: tokio::sync::Notify,
 }
 
 /// The per-game lock and the game loaded under it (`None` until loaded, or after a failed
@@ -342,6 +346,8 @@ impl App {
             driving: Mutex::default(),
             // `tabula serve`'s environment may change the defaults (crate::accounts).
             accounts: crate::accounts::Accounts::new(crate::accounts::Settings::from_env()),
+            analysis: crate::analysis::Config::from_env(),
+            analysis_wake: tokio::sync::Notify::new(),
         }
     }
 

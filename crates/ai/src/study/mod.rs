@@ -1,10 +1,12 @@
 //! Study tools on top of any [`crate::backgammon::Evaluator`]: n-ply evaluation and play
 //! ranking with move filters ([`nply`]), cube decisions in cubeful equity ([`cube`]), and
-//! rollouts ([`rollout`]), and the analysis of whole sessions ([`analyse`]). The command line's `eval`, `hint` and `rollout` are built on them.
+//! rollouts ([`rollout`]), and the analysis of whole sessions ([`analyse`]) with its
+//! report ([`report`]). The command line's `eval`, `hint` and `rollout` are built on them.
 
 pub mod analyse;
 pub mod cube;
 pub mod nply;
+pub mod report;
 pub mod rollout;
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! any number of threads.
 
 use super::td::{best_play, roll, to_array};
-use crate::backgammon::nn::encode::{encode, Inputs};
+use crate::backgammon::nn::encode::Inputs;
 use crate::backgammon::nn::net::OUTPUTS;
 use crate::backgammon::nn::{NeuralEvaluator, Phase};
 use crate::backgammon::Evaluator;
@@ -109,7 +109,7 @@ pub fn fit(
         let (mut loss, mut floor) = (0.0f64, 0.0f64);
         for &i in &order {
             let ex = &examples[i];
-            encode(&ex.position, &mut inputs);
+            nets.encoding.encode(&ex.position, &mut inputs);
             let net = match Phase::of(&ex.position) {
                 Phase::Contact => &mut nets.contact,
                 Phase::Race => &mut nets.race,

@@ -10,7 +10,7 @@
 //! each output against its target; a batch of games is played with the weights frozen, their
 //! gradients are summed in game order and one step of size `alpha` per example is taken.
 
-use crate::backgammon::nn::encode::{encode, Inputs};
+use crate::backgammon::nn::encode::{Encoding, Inputs};
 use crate::backgammon::nn::net::{Net, OUTPUTS};
 use crate::backgammon::nn::{probabilities, NeuralEvaluator, Phase};
 use crate::backgammon::{Evaluator, Probabilities};
@@ -99,7 +99,7 @@ fn play(nets: &NeuralEvaluator, seed: u64, index: u64) -> (Vec<Step>, [f32; OUTP
     loop {
         let example = NeuralEvaluator::exact(&pos).is_none().then(|| {
             let mut inputs = Inputs::new();
-            encode(&pos, &mut inputs);
+            nets.encoding.encode(&pos, &mut inputs);
             (inputs, Phase::of(&pos))
         });
         let value = match &example {
@@ -205,10 +205,22 @@ pub fn train_batch(nets: &mut NeuralEvaluator, config: &TdConfig, first: u64) ->
     }
 }
 
-/// Fresh nets of the given sizes.
+/// Fresh nets of the given sizes on the per-point encoding.
 pub fn fresh(contact_hidden: usize, race_hidden: usize, seed: u64) -> NeuralEvaluator {
+    fresh_with(Encoding::Points, contact_hidden, race_hidden, seed)
+}
+
+/// Fresh nets of the given sizes reading `encoding`.
+pub fn fresh_with(
+    encoding: Encoding,
+    contact_hidden: usize,
+    race_hidden: usize,
+    seed: u64,
+) -> NeuralEvaluator {
+    let n = encoding.inputs();
     NeuralEvaluator {
-        contact: Net::random(contact_hidden, seed),
-        race: Net::random(race_hidden, seed.wrapping_add(1)),
+        contact: Net::random_with_inputs(n, contact_hidden, seed),
+        race: Net::random_with_inputs(n, race_hidden, seed.wrapping_add(1)),
+        encoding,
     }
 }

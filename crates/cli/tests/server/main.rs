@@ -1,6 +1,7 @@
 //! The game server tested over real connections: `tabula serve` processes on loopback ports,
 //! on a SQLite file and (where a server is available, which `.ci/run` ensures) PostgreSQL.
 
+mod analysis;
 mod bad_input;
 mod common;
 mod crash;

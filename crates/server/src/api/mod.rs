@@ -1,6 +1,7 @@
 //! The HTTP API: routes, the shared summary of a game, the lobby, statistics, health and the
 //! OpenAPI description. Every error is an [`crate::error::ApiError`].
 
+pub mod analysis;
 mod export;
 pub mod games;
 mod openapi;
@@ -51,6 +52,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(records::record))
         .route("/api/games/{id}/export", get(records::export))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route(
+            "/api/games/{id}/analysis",
+            get(analysis::get).post(analysis::request),
+        )
         // Any other path under /api, whatever the method: the JSON 404 (not the app).
         .route("/api", axum::routing::any(crate::guard::api_not_found))
         .route(

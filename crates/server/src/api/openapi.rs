@@ -32,13 +32,17 @@ use utoipa::OpenApi;
         super::records::events,
         super::records::record,
         super::records::export,
+        super::analysis::request,
+        super::analysis::get,
         super::stats::stats,
     ),
     components(schemas(
         crate::error::ErrorBody,
         crate::games::GameOptions,
         crate::games::GameEnd,
-        crate::games::FinishedGame
+        crate::games::FinishedGame,
+        super::analysis::AnalysisView,
+        crate::analysis::store::JobRow
     ))
 )]
 pub struct ApiDoc;

@@ -1,6 +1,6 @@
 //! The WebSocket of a game (`/api/games/{id}/ws?since=V`): the log since version `V`, the
 //! current state, then every new event with the state after it, to players and spectators
-//! alike. Messages are listed in docs/protocol.md.
+//! alike, and the progress of the game's analysis. Messages are listed in docs/protocol.md.
 
 use crate::error::{ApiError, Query};
 use crate::live::Push;
@@ -77,6 +77,7 @@ async fn catch_up(state: &AppState, id: &str, last: &mut i64, sink: &mut Sink) -
 
 async fn session(socket: WebSocket, state: AppState, id: String, since: i64) {
     let mut rx = state.hub.subscribe(&id);
+    let mut notes = state.hub.subscribe_notes(&id);
     let (mut sink, mut stream) = socket.split();
     let mut last = since.max(0);
     if !catch_up(&state, &id, &mut last, &mut sink).await {
@@ -98,6 +99,15 @@ async fn session(socket: WebSocket, state: AppState, id: String, since: i64) {
                         return;
                     }
                 }
+                Err(RecvError::Closed) => return,
+            },
+            note = notes.recv() => match note {
+                Ok(note) => {
+                    if !send(&mut sink, (*note).clone()).await {
+                        return;
+                    }
+                }
+                Err(RecvError::Lagged(_)) => {}
                 Err(RecvError::Closed) => return,
             },
             incoming = stream.next() => {

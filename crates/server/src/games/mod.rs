@@ -274,6 +274,20 @@ impl Table {
         each!(self, g => apply_text(g, text))
     }
 
+    /// The backgammon decision the action `text` makes now, as the analysis reads it: the
+    /// session before it, the decider, the action and the dice. `None` for the other games,
+    /// or when `text` names no legal action.
+    pub fn backgammon_decision(&self, text: &str) -> Option<tabula_ai::study::analyse::Step> {
+        let Table::Backgammon(bg) = self else {
+            return None;
+        };
+        let Status::Decide { player, .. } = bg.status() else {
+            return None;
+        };
+        let (_, action) = bg.legal().into_iter().find(|(t, _)| t == text.trim())?;
+        Some((bg.clone(), player, action, bg.game().dice()))
+    }
+
     /// Supplies dice at a chance node.
     pub fn roll(&mut self, roll: DiceRoll) -> Result<(), String> {
         each!(self, g => g.roll(roll).map_err(|e| e.to_string()))

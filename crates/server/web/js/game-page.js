@@ -546,7 +546,8 @@ export class GamePage {
     this.renderOver();
     this.renderMoves();
     clear(this.linksEl).append(
-      h('a', { href: `/replay/${this.id}`, 'data-link': true, 'data-testid': 'replay-link' }, 'Replay'), ' · ',
+      h('a', { href: `/replay/${this.id}`, 'data-link': true, 'data-testid': 'replay-link' },
+        s.game === 'backgammon' && s.state === 'finished' ? 'Replay and analysis' : 'Replay'), ' · ',
       h('a', { href: `/api/games/${this.id}/export` }, 'Export (text)'),
       ...(s.game === 'backgammon' ? [' · ', h('a', { href: `/api/games/${this.id}/export?format=mat` }, '.mat for gnubg')] : []));
     this.maybeAutoRoll();

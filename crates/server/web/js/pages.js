@@ -1,5 +1,6 @@
 // The pages other than the game: lobby (create, join, watch), login / registration / guest,
-// player (rating and history), statistics per game, and the replay of a game's record.
+// player (rating and history), statistics per game, and the replay of a game's record (with
+// the analysis of a finished backgammon game: js/analysis.js).
 
 import { get, post, randomHex } from './api.js';
 import { h, s, clear, cap, other, GAME_NAMES, playerLink, playerName } from './dom.js';
@@ -7,6 +8,7 @@ import { drawTables } from './board-tables.js';
 import { drawGrasshopper, actionKeys } from './board-grasshopper.js';
 import { drawHalma, moveEnds } from './board-halma.js';
 import { playSegments } from './tables-logic.js';
+import { AnalysisPanel, bestBoard, decisionText, markBadge, markClass } from './analysis.js';
 
 const when = ms => new Date(ms).toLocaleString();
 
@@ -273,20 +275,60 @@ export async function replayPage(app, main, id) {
   const slider = h('input', { type: 'range', min: 0, max: steps.length, value: steps.length, 'data-testid': 'replay-slider', 'aria-label': 'Position in the game' });
   const list = h('ol', { class: 'moves', 'data-testid': 'replay-moves' });
   const stateAt = i => (i === 0 ? record.start : steps[i - 1].state);
-  const show = i => {
+  // the analysis, once loaded: the decision judged at each step, and the one shown
+  let report = null, current = steps.length, showBest = false;
+  const judged = new Map(); // step -> index of its decision in report.decisions
+  const names = { white: playerName(g.white), black: playerName(g.black) };
+  const judgement = h('p', { class: 'judged-text', 'data-testid': 'analysis-decision', 'aria-live': 'polite' });
+  const bestButton = h('button', { type: 'button', 'data-testid': 'show-best', 'aria-pressed': 'false',
+    onclick: () => { showBest = !showBest; show(current, true); } }, 'Show best move');
+  const markedSteps = () => [...judged.entries()].filter(([, k]) => report.decisions[k].mark).map(([i]) => i).sort((a, b) => a - b);
+  const prevMark = h('button', { type: 'button', 'data-testid': 'prev-mark', onclick: () => {
+    const before = markedSteps().filter(i => i < current);
+    if (before.length) show(before[before.length - 1]);
+  } }, '‹ previous error');
+  const nextMark = h('button', { type: 'button', 'data-testid': 'next-mark', onclick: () => {
+    const after = markedSteps().find(i => i > current);
+    if (after) show(after);
+  } }, 'next error ›');
+  const judgedBox = h('div', { class: 'judged', hidden: true }, judgement, h('div', { class: 'row' }, bestButton, prevMark, nextMark));
+  let panel = null;
+  const show = (i, keepBest = false) => {
+    if (!keepBest) showBest = false;
+    current = i;
     slider.value = i;
     let view = stateAt(i);
+    const k = report ? judged.get(i) : undefined;
+    const d = k !== undefined ? report.decisions[k] : null;
     // a step that ended a game of a match shows that game's final board and why it ended
     const games = view.games || [], before = stateAt(Math.max(0, i - 1)).games || [];
     const ended = i > 0 && !view.result && games.length > before.length ? games[games.length - 1] : null;
-    if (ended) view = { ...view, board: ended.board, dice: null, cube: null, crawford_game: false };
+    let drawn = view;
+    if (ended) drawn = { ...view, board: ended.board, dice: null, cube: null, crawford_game: false };
     let lastAction = null;
-    for (let k = i - 1; k >= 0; k--) if (steps[k].event.kind === 'action') { lastAction = steps[k].event; break; }
+    for (let j = i - 1; j >= 0; j--) if (steps[j].event.kind === 'action') { lastAction = steps[j].event; break; }
     let svg;
     if (view.game === 'backgammon' || view.game === 'never-finishing') {
-      svg = drawTables({ board: view.board, bottom: 'white', dice: view.dice, diceSide: view.turn, cube: view.game === 'backgammon' ? view.cube : null,
-        crawford: view.crawford_game, last: lastAction && lastAction.payload.includes('/') ? { actor: lastAction.actor, segments: playSegments(lastAction.payload, lastAction.actor) } : null,
-        label: ended ? `the final position of game ${ended.number}` : `position ${view.notation}` });
+      let last = lastAction && lastAction.payload.includes('/') ? { actor: lastAction.actor, segments: playSegments(lastAction.payload, lastAction.actor) } : null;
+      let label = ended ? `the final position of game ${ended.number}` : `position ${view.notation}`;
+      let board = drawn.board;
+      if (d) {
+        // a judged decision: the position before it, with the play made (or the best one)
+        drawn = stateAt(i - 1);
+        board = drawn.board;
+        const best = showBest ? bestBoard(drawn, d) : null;
+        if (best) {
+          board = best;
+          last = { actor: d.player, segments: playSegments(d.best, d.player) };
+          label = `after the best play, ${d.best}, from position ${drawn.notation}`;
+        } else {
+          last = d.kind === 'move' && d.played ? { actor: d.player, segments: playSegments(d.played, d.player) } : null;
+          label = `position ${drawn.notation}, before ${describe(steps[i - 1].event)}`;
+        }
+      }
+      svg = drawTables({ board, bottom: 'white', dice: drawn.dice, diceSide: drawn.turn, cube: view.game === 'backgammon' ? drawn.cube : null,
+        crawford: drawn.crawford_game, last, label });
+      if (d) svg.setAttribute('data-showing', showBest ? 'best' : 'before');
     } else if (view.game === 'grasshopper') {
       svg = drawGrasshopper({ view, last: lastAction ? actionKeys(lastAction.payload, lastAction.actor) : null, label: `position ${view.notation}` });
     } else {
@@ -298,8 +340,28 @@ export async function replayPage(app, main, id) {
     const over = view.result ? view.result.sentence
       : view.status.status === 'over' ? (view.status.winner ? `${cap(view.status.winner)} wins ${view.status.points}` : 'draw') : null;
     caption.textContent = `Step ${i} of ${steps.length}` + (ev ? `: ${describe(ev)}` : ': the start') +
+      (d ? ' (the position before it)' : '') +
       (ended ? ` — game ${ended.number} over: ${ended.sentence}` : '') + (over ? ` — ${over}` : '');
     for (const li of list.children) li.classList.toggle('current', Number(li.dataset.step) === i);
+    if (report) {
+      judgedBox.hidden = false;
+      if (d) {
+        judgement.textContent = decisionText(d, names[d.player]) +
+          (showBest ? (bestBoard(drawn, d) ? ` The board shows the position after the best play, ${d.best}.` : '') : '');
+        judgement.className = 'judged-text' + (d.mark ? ` ${markClass(d.mark)}` : '');
+      } else {
+        judgement.textContent = 'No decision judged at this step: pick a move or cube action in the list or the graph.';
+        judgement.className = 'judged-text muted';
+      }
+      const canBest = !!(d && d.kind === 'move' && d.best);
+      bestButton.disabled = !canBest;
+      bestButton.textContent = showBest && canBest ? 'Show the play made' : 'Show best move';
+      bestButton.setAttribute('aria-pressed', String(showBest && canBest));
+      const marks = markedSteps();
+      prevMark.disabled = !marks.some(m => m < i);
+      nextMark.disabled = !marks.some(m => m > i);
+      if (panel && panel.graph) panel.graph.setCurrent(d ? k : null);
+    }
   };
   slider.addEventListener('input', () => show(Number(slider.value)));
   steps.forEach((st, k) => {
@@ -307,7 +369,44 @@ export async function replayPage(app, main, id) {
     list.append(h('li', { 'data-step': k + 1 }, h('button', { type: 'button', class: 'linkish', onclick: () => show(k + 1) },
       describe(e))));
   });
+  // the report's decisions on their steps: the mark and error in the list
+  const onReport = r => {
+    report = r;
+    judged.clear();
+    const stepOf = new Map(steps.map((st, k) => [st.event.version, k + 1]));
+    r.decisions.forEach((d, k) => {
+      const i = stepOf.get(d.version);
+      if (i !== undefined) judged.set(i, k);
+    });
+    for (const li of list.children) {
+      const k = judged.get(Number(li.dataset.step));
+      li.querySelectorAll('.judgement').forEach(x => x.remove());
+      li.classList.remove('decision');
+      li.removeAttribute('data-testid');
+      if (k === undefined) continue;
+      const d = r.decisions[k];
+      li.classList.add('decision');
+      if (d.mark) {
+        li.classList.add(markClass(d.mark));
+        li.setAttribute('data-testid', 'analysis-mark');
+        li.setAttribute('data-mark', d.mark);
+      }
+      li.firstChild.append(markBadge(d));
+    }
+    show(current, true);
+  };
   const result = g.state === 'finished' ? (g.view.result ? g.view.result.sentence : g.winner ? `${cap(g.winner)} won ${g.points}` : 'drawn') : g.state;
+  const analysable = g.game === 'backgammon' && g.state === 'finished';
+  if (analysable) {
+    panel = new AnalysisPanel(app, id, g.version, {
+      onReport,
+      onSelect: k => {
+        const d = report && report.decisions[k];
+        const i = d && [...judged.entries()].find(([, j]) => j === k);
+        if (i) show(i[0]);
+      },
+    });
+  }
   root.append(
     h('h1', {}, `Replay: ${GAME_NAMES[g.game]}`),
     h('p', {}, playerLink(g.white), ' (white) vs ', playerLink(g.black), ' (black) — ', result, ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, 'game page')),
@@ -318,8 +417,9 @@ export async function replayPage(app, main, id) {
         slider,
         h('button', { type: 'button', 'data-testid': 'replay-next', 'aria-label': 'Next step', onclick: () => show(Math.min(steps.length, Number(slider.value) + 1)) }, 'next ›'),
         h('button', { type: 'button', 'data-testid': 'replay-last', 'aria-label': 'Last position', onclick: () => show(steps.length) }, 'last »')),
-      caption),
-    h('aside', { class: 'side' }, h('h2', { class: 'small' }, 'Events'), list)));
+      caption, judgedBox),
+    h('aside', { class: 'side' }, panel ? panel.el : null, h('h2', { class: 'small' }, 'Events'), list)));
   show(steps.length);
-  return null;
+  if (panel) await panel.start();
+  return panel ? { destroy: () => panel.destroy() } : null;
 }

@@ -37,6 +37,23 @@ export function moverBoard(board, mover) {
   };
 }
 
+/** The inverse of moverBoard: a view's `board` (White-numbered) from `mover`'s board. */
+export function whiteBoard(b, mover) {
+  const other = mover === 'white' ? 'black' : 'white';
+  const points = new Array(24).fill(0);
+  const trapped = [];
+  for (let i = 1; i <= 24; i++) {
+    const w = mover === 'white' ? i : 25 - i;
+    points[w - 1] = mover === 'white' ? b.pts[i] : -b.pts[i];
+    if (b.trap[i]) trapped.push(w);
+  }
+  return {
+    points, trapped: trapped.sort((x, y) => x - y),
+    bar: { [mover]: b.bar, [other]: b.obar },
+    off: { [mover]: b.off, [other]: b.ooff },
+  };
+}
+
 export function cloneBoard(b) {
   return { pts: b.pts.slice(), trap: b.trap.slice(), bar: b.bar, obar: b.obar, off: b.off, ooff: b.ooff };
 }

@@ -448,6 +448,75 @@ await scenario('5b: the player page lists the games and ratings; the replay slid
   checkErrors(page, 'replay');
 });
 
+await scenario('5c: the replay page analyses the backgammon game: ratings, marks, the equity graph, the best move', async () => {
+  if (!soloPage || !finished.backgammon) fail('scenario 1 did not finish its games');
+  const page = soloPage;
+  const id = finished.backgammon;
+  await page.goto(`${BASE}/replay/${id}`);
+  await page.click('[data-testid=analyse]');
+  clicks++;
+  // progress while the job runs (a quick job may be done before the page shows any)
+  const seen = await page.waitForSelector('[data-testid=analysis-progress], [data-testid=analysis-players], [data-testid=analysis-failed], [data-testid=analysis-message]', { timeout: 10000 });
+  const first = await seen.getAttribute('data-testid');
+  if (first === 'analysis-failed' || first === 'analysis-message') fail(`the analysis was refused: "${await seen.textContent()}"`);
+  if (first === 'analysis-progress') {
+    const text = await seen.textContent();
+    if (!/^(Queued: waiting|Analysing: (\d+ of \d+ decisions|replaying))/.test(text)) fail(`the progress reads "${text}"`);
+    notable.progress = 1;
+  }
+  await page.waitForSelector('[data-testid=analysis-players], [data-testid=analysis-failed]', { timeout: 240000 });
+  if (await page.$('[data-testid=analysis-failed]')) fail(`the analysis failed: "${await page.textContent('[data-testid=analysis-failed]')}"`);
+  const view = await page.evaluate(async id => (await fetch(`/api/games/${id}/analysis`)).json(), id);
+  if (view.state !== 'done' || !view.report) fail(`the server's analysis is ${view.state}`);
+  const decisions = view.report.decisions;
+  // both players' ratings
+  const ratings = await page.$$eval('[data-testid=analysis-players] [data-testid=analysis-rating]', l => l.map(e => e.textContent.trim()));
+  if (ratings.length !== 2 || ratings.some(r => !r)) fail(`the players table shows the ratings [${ratings}]`);
+  if (ratings.join() !== view.report.players.map(p => p.rating).join()) fail(`the page shows [${ratings}], the server [${view.report.players.map(p => p.rating)}]`);
+  // the marks in the event list, or at least the error of every decision
+  const marked = decisions.filter(d => d.mark).length;
+  const marks = await page.$$eval('[data-testid=replay-moves] [data-testid=analysis-mark]', l => l.length);
+  if (marks !== marked) fail(`${marks} steps marked on the page, ${marked} decisions marked by the server`);
+  const errors = await page.$$eval('[data-testid=replay-moves] [data-testid=analysis-error]', l => l.length);
+  if (!marked && errors !== decisions.length) fail(`no mark, and ${errors} errors shown for ${decisions.length} decisions`);
+  notable[`${decisions.length} decisions, ${marked} marked`] = 1;
+  // the equity graph: one point per decision
+  const points = await page.$eval('[data-testid=equity-graph] polyline', e => e.getAttribute('points').trim().split(/\s+/).length);
+  if (points !== decisions.length) fail(`the graph has ${points} points for ${decisions.length} decisions`);
+  // a move decision (a marked one where there is one): its judgement, then the best play
+  let k = decisions.findIndex(d => d.kind === 'move' && d.mark && d.best !== d.played);
+  if (k < 0) k = decisions.findIndex(d => d.kind === 'move');
+  const d = decisions[k];
+  if (!d || d.kind !== 'move') fail('no move decision in the report');
+  const record = await page.evaluate(async id => (await fetch(`/api/games/${id}/record`)).json(), id);
+  const stepNo = record.steps.findIndex(st => st.event.version === d.version) + 1;
+  if (!stepNo) fail(`decision at version ${d.version} has no step`);
+  await page.click(`[data-testid=replay-moves] li[data-step="${stepNo}"] button`);
+  clicks++;
+  const text = await page.textContent('[data-testid=analysis-decision]');
+  if (!text.includes(`played ${d.played}`)) fail(`the judgement reads "${text}", not the play made ${d.played}`);
+  if (d.best !== d.played && d.error > 0 && !text.includes(`Best: ${d.best}`)) fail(`the judgement reads "${text}", not the best play ${d.best}`);
+  if (await page.getAttribute('[data-testid=board]', 'data-showing') !== 'before') fail('the board does not show the position before the decision');
+  if (await page.getAttribute('[data-testid=equity-graph] [data-testid=graph-current]', 'visibility') !== 'visible') fail('the graph does not mark the decision');
+  const board = await page.$eval('[data-testid=board]', e => e.outerHTML);
+  await page.click('[data-testid=show-best]');
+  clicks++;
+  const bestBoard = await page.$eval('[data-testid=board]', e => e.outerHTML);
+  const bestText = await page.textContent('[data-testid=analysis-decision]');
+  if (bestBoard === board && bestText === text) fail('"Show best move" changed neither the board nor the text');
+  if (await page.getAttribute('[data-testid=board]', 'data-showing') !== 'best') fail('the board does not show the best play');
+  // the picture: the report beside the board
+  await page.setViewportSize({ width: 1200, height: 1060 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, 'analysis');
+  await page.setViewportSize({ width: 1200, height: 820 });
+  // opened again, the page shows the analysis at once, with no button
+  await page.reload();
+  await page.waitForSelector('[data-testid=analysis-players]');
+  if (await page.$('[data-testid=analyse]')) fail('the Analyse button is offered again for an analysed game');
+  checkErrors(page, 'analysis');
+});
+
 // ---- scenario 6: registration and login, resigning, a 10x10 Halma game ------------------
 
 await scenario('6: a user registers and logs in through the pages, resigns a money game to the bot, and plays on a 10x10 Halma board', async () => {

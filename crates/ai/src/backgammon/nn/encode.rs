@@ -7,21 +7,62 @@
 //! Most inputs are zero (a side occupies a few points), so the encoding is sparse: the
 //! indices and values of the non-zero inputs, which the first layer adds up as rows.
 
+use super::features;
 use tabula_tables::Position;
 
 /// Units per point.
 const PER_POINT: usize = 4;
 /// Inputs of one side: 24 points, the bar, the checkers off, the pip count.
 pub const PER_SIDE: usize = 24 * PER_POINT + 3;
-/// All inputs.
+/// All inputs of the per-point encoding.
 pub const INPUTS: usize = 2 * PER_SIDE;
+/// All inputs with the hand-crafted features: the per-point inputs, then the mover's
+/// features, then the opponent's ([`super::features`]).
+pub const INPUTS_WITH_FEATURES: usize = INPUTS + 2 * features::PER_SIDE;
+/// The most inputs an [`Inputs`] holds (other games' encodings use it too, with at most this
+/// many non-zero).
+const CAPACITY: usize = INPUTS_WITH_FEATURES;
+
+/// Which inputs a net reads; a weights file says it by its input count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// The per-point code and the counts ([`INPUTS`]).
+    Points,
+    /// The same and the hand-crafted features ([`INPUTS_WITH_FEATURES`]).
+    Features,
+}
+
+impl Encoding {
+    /// Its number of inputs.
+    pub fn inputs(self) -> usize {
+        match self {
+            Encoding::Points => INPUTS,
+            Encoding::Features => INPUTS_WITH_FEATURES,
+        }
+    }
+
+    /// The encoding of nets that read `inputs` inputs.
+    pub fn of_inputs(inputs: usize) -> Option<Encoding> {
+        [Encoding::Points, Encoding::Features]
+            .into_iter()
+            .find(|e| e.inputs() == inputs)
+    }
+
+    /// Writes the inputs of `pos` (seen from the player on roll) into `out`.
+    pub fn encode(self, pos: &Position, out: &mut Inputs) {
+        match self {
+            Encoding::Points => encode(pos, out),
+            Encoding::Features => encode_with_features(pos, out),
+        }
+    }
+}
 
 /// The non-zero inputs of one position.
 #[derive(Debug, Clone)]
 pub struct Inputs {
     len: usize,
-    index: [u16; INPUTS],
-    value: [f32; INPUTS],
+    index: [u16; CAPACITY],
+    value: [f32; CAPACITY],
 }
 
 impl Default for Inputs {
@@ -35,13 +76,14 @@ impl Inputs {
     pub fn new() -> Inputs {
         Inputs {
             len: 0,
-            index: [0; INPUTS],
-            value: [0.0; INPUTS],
+            index: [0; CAPACITY],
+            value: [0.0; CAPACITY],
         }
     }
 
     /// Adds input `index` with `value` (zeros are skipped). Other games' encodings (whose
-    /// indices may pass [`INPUTS`]) use it too; at most [`INPUTS`] inputs may be non-zero.
+    /// indices may pass [`INPUTS`]) use it too; at most [`INPUTS_WITH_FEATURES`] inputs may be
+    /// non-zero.
     pub fn push(&mut self, index: usize, value: f32) {
         if value != 0.0 {
             self.index[self.len] = index as u16;
@@ -65,7 +107,7 @@ impl Inputs {
 
     /// All inputs, zeros included (tests and tools).
     pub fn dense(&self) -> Vec<f32> {
-        let mut d = vec![0.0; INPUTS];
+        let mut d = vec![0.0; CAPACITY];
         for (i, v) in self.iter() {
             d[i] = v;
         }
@@ -75,10 +117,12 @@ impl Inputs {
 
 /// The index of the same input for the other side (mover and opponent swapped).
 pub fn mirror_index(i: usize) -> usize {
-    if i < PER_SIDE {
-        i + PER_SIDE
-    } else {
-        i - PER_SIDE
+    const F: usize = features::PER_SIDE;
+    match i {
+        _ if i < PER_SIDE => i + PER_SIDE,
+        _ if i < INPUTS => i - PER_SIDE,
+        _ if i < INPUTS + F => i + F,
+        _ => i - F,
     }
 }
 
@@ -101,9 +145,8 @@ fn side(out: &mut Inputs, base: usize, counts: &[u8; 24], bar: u8, off: u8) {
     out.push(base + 24 * PER_POINT + 2, pips as f32 / 100.0);
 }
 
-/// Writes the inputs of `pos` (seen from the player on roll) into `out`.
-pub fn encode(pos: &Position, out: &mut Inputs) {
-    out.len = 0;
+/// Each side's checkers on its own points 1..=24: the mover's, the opponent's.
+fn sides(pos: &Position) -> ([u8; 24], [u8; 24]) {
     let mut mine = [0u8; 24];
     let mut theirs = [0u8; 24];
     for (i, (m, t)) in mine.iter_mut().zip(theirs.iter_mut()).enumerate() {
@@ -111,6 +154,14 @@ pub fn encode(pos: &Position, out: &mut Inputs) {
         *m = pos.mover_on(i + 1);
         *t = pos.opponent_on(24 - i);
     }
+    (mine, theirs)
+}
+
+/// Writes the per-point inputs of `pos` (seen from the player on roll) into `out`
+/// ([`Encoding::Points`]).
+pub fn encode(pos: &Position, out: &mut Inputs) {
+    out.len = 0;
+    let (mine, theirs) = sides(pos);
     side(out, 0, &mine, pos.mover_on(25), pos.mover_off());
     side(
         out,
@@ -119,4 +170,18 @@ pub fn encode(pos: &Position, out: &mut Inputs) {
         pos.opponent_on(0),
         pos.opponent_off(),
     );
+}
+
+/// Writes the per-point inputs of `pos` and the hand-crafted features into `out`
+/// ([`Encoding::Features`]).
+pub fn encode_with_features(pos: &Position, out: &mut Inputs) {
+    encode(pos, out);
+    let (mine, theirs) = sides(pos);
+    let (bar, their_bar) = (pos.mover_on(25), pos.opponent_on(0));
+    let ours = features::side(&mine, bar, &theirs, their_bar);
+    let others = features::side(&theirs, their_bar, &mine, bar);
+    for (k, (a, b)) in ours.iter().zip(&others).enumerate() {
+        out.push(INPUTS + k, *a);
+        out.push(INPUTS + features::PER_SIDE + k, *b);
+    }
 }

@@ -14,7 +14,7 @@
 //! sha256   32 bytes of everything before it
 //! ```
 
-use super::encode::INPUTS;
+use super::encode::{INPUTS, INPUTS_WITH_FEATURES};
 use super::net::{Net, OUTPUTS};
 use sha2::{Digest, Sha256};
 
@@ -123,11 +123,16 @@ impl<'a> Reader<'a> {
 /// Reads a backgammon weights file, checking magic, version, input count, checksum and
 /// shapes.
 pub fn read(bytes: &[u8]) -> Result<Weights, WeightsError> {
-    read_for(bytes, INPUTS)
+    read_one_of(bytes, &[INPUTS, INPUTS_WITH_FEATURES])
 }
 
 /// Reads a weights file whose nets read `expected` inputs (another game's encoding).
 pub fn read_for(bytes: &[u8], expected: usize) -> Result<Weights, WeightsError> {
+    read_one_of(bytes, &[expected])
+}
+
+/// Reads a weights file whose nets read one of the `admitted` input counts.
+fn read_one_of(bytes: &[u8], admitted: &[usize]) -> Result<Weights, WeightsError> {
     if bytes.len() < MAGIC.len() + 32 || &bytes[..MAGIC.len()] != MAGIC {
         return Err(WeightsError::NotWeights);
     }
@@ -141,12 +146,13 @@ pub fn read_for(bytes: &[u8], expected: usize) -> Result<Weights, WeightsError> 
         return Err(WeightsError::Checksum);
     }
     let inputs = r.u32()?;
-    if inputs as usize != expected {
+    if !admitted.contains(&(inputs as usize)) {
         return Err(WeightsError::Inputs {
             found: inputs,
-            expected: expected as u32,
+            expected: admitted[0] as u32,
         });
     }
+    let expected = inputs as usize;
     let n = r.u32()? as usize;
     let info = r.text(n)?;
     let count = r.u32()?;

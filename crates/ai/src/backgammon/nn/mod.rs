@@ -3,13 +3,15 @@
 //! on roll. Exact bear-off positions keep the one-sided database, finished boards their
 //! result.
 //!
-//! - [`encode`]: the inputs, a per-point encoding of both sides plus a few counts;
+//! - [`encode`]: the inputs, a per-point encoding of both sides plus a few counts, and
+//!   optionally the hand-crafted [`features`];
 //! - [`net`]: one perceptron (one hidden layer of sigmoids, five sigmoid outputs), its sparse
 //!   forward pass and the gradient the trainer needs;
 //! - [`file`]: the weights file, a small versioned and checksummed format of our own;
 //! - [`NeuralEvaluator`]: the [`Evaluator`] on top.
 
 pub mod encode;
+pub mod features;
 pub mod file;
 pub mod net;
 
@@ -45,6 +47,8 @@ pub struct NeuralEvaluator {
     pub contact: Net,
     /// The race net.
     pub race: Net,
+    /// The inputs both nets read.
+    pub encoding: encode::Encoding,
 }
 
 /// The weights shipped with Tabula (`crates/ai/weights/backgammon.tnn`), trained by
@@ -73,7 +77,13 @@ impl NeuralEvaluator {
         };
         let contact = take("contact")?;
         let race = take("race")?;
-        Ok(NeuralEvaluator { contact, race })
+        let encoding = encode::Encoding::of_inputs(contact.inputs())
+            .expect("file::read admits only the backgammon encodings");
+        Ok(NeuralEvaluator {
+            contact,
+            race,
+            encoding,
+        })
     }
 
     /// The net for `phase`.
@@ -103,7 +113,7 @@ impl Evaluator for NeuralEvaluator {
             return p;
         }
         let mut inputs = encode::Inputs::new();
-        encode::encode(pos, &mut inputs);
+        self.encoding.encode(pos, &mut inputs);
         let out = self.net(Phase::of(pos)).forward(&inputs);
         probabilities(out, pos)
     }

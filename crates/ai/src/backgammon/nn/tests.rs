@@ -28,6 +28,18 @@ fn the_encoding_of_a_position_is_the_mirror_of_its_flip() {
     for i in 0..INPUTS {
         assert_eq!(a[i], b[mirror_index(i)], "input {i}");
     }
+    // The hand-crafted features mirror too, and leave the per-point inputs as they were.
+    let with = |p: &Position| {
+        let mut i = Inputs::new();
+        encode::Encoding::Features.encode(p, &mut i);
+        i.dense()
+    };
+    let (fa, fb) = (with(&pos), with(&pos.flip()));
+    assert_eq!(&fa[..INPUTS], &a[..INPUTS]);
+    for i in 0..encode::INPUTS_WITH_FEATURES {
+        assert_eq!(fa[i], fb[mirror_index(i)], "input {i}");
+    }
+    assert!(fa[INPUTS..].iter().any(|&v| v != 0.0));
     // The start is its own mirror.
     let s = inputs(&Position::START);
     for i in 0..INPUTS {

@@ -1,0 +1,158 @@
+//! Hand-crafted inputs, the ones players count at the table, offered to the nets beside the
+//! per-point code ([`super::encode::Encoding::Features`]): for each side its checkers back,
+//! its longest prime, its home-board points, the shots it leaves and the escapes of its
+//! rearmost checker. Whether they pay is measured in docs/training.md ("Hand-crafted
+//! inputs").
+//!
+//! Each side is seen from its own end: `mine[i]` are its checkers on its point `i + 1`,
+//! `theirs[i]` the other side's checkers on *their own* point `i + 1`. The features are
+//! estimates, not rules: the shots ignore that a checker on the bar must enter before any
+//! other moves, as players count them.
+
+/// Features per side.
+pub const PER_SIDE: usize = 5;
+
+/// The 36 ordered rolls as a bit set: bit `(d1 - 1) * 6 + (d2 - 1)`.
+type Rolls = u64;
+
+fn bit(d1: usize, d2: usize) -> Rolls {
+    1 << ((d1 - 1) * 6 + (d2 - 1))
+}
+
+/// Every roll that shows die `d`.
+fn with_die(d: usize) -> Rolls {
+    (1..=6).fold(0, |m, o| m | bit(d, o) | bit(o, d))
+}
+
+/// The rolls with which a checker may travel `dist` pips, given `open(k)`: whether the point
+/// `k` pips along is free to touch down on. Single dice, both dice through either
+/// intermediate point, and doubles through every intermediate point.
+fn rolls_covering(dist: usize, open: impl Fn(usize) -> bool) -> Rolls {
+    let mut m = 0;
+    if dist == 0 || !open(dist) {
+        return 0;
+    }
+    if dist <= 6 {
+        m |= with_die(dist);
+    }
+    for d1 in 1..=6usize {
+        if dist > d1 && dist - d1 <= 6 && dist - d1 != d1 && (open(d1) || open(dist - d1)) {
+            m |= bit(d1, dist - d1);
+        }
+        if dist.is_multiple_of(d1)
+            && (2..=4).contains(&(dist / d1))
+            && (1..dist / d1).all(|j| open(j * d1))
+        {
+            m |= bit(d1, d1);
+        }
+    }
+    m
+}
+
+/// The features of the side whose checkers are `mine` (on its points 1..=24) and `bar`,
+/// against `theirs` and `their_bar`, in the order: checkers back (on the other side's home
+/// board or the bar, / 4), longest prime / 6, made home-board points / 6, the rolls of 36 on
+/// which the other side hits one of its blots / 36, and the rolls of 36 on which its
+/// rearmost checker passes the other side's blocks within the 8 points in front of it / 36
+/// (1 when none block there).
+pub fn side(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32; PER_SIDE] {
+    let back = u32::from(bar) + mine[18..].iter().map(|&n| u32::from(n)).sum::<u32>();
+    let mut prime = 0;
+    let mut run = 0;
+    for &n in mine {
+        run = if n >= 2 { run + 1 } else { 0 };
+        prime = prime.max(run);
+    }
+    let home = mine[..6].iter().filter(|&&n| n >= 2).count();
+    // The other side's checker on its point q stands on our point 25 - q and moves upwards in
+    // our numbering; its bar is our point 0.
+    let theirs_at = |p: usize| -> u8 {
+        match p {
+            0 => their_bar,
+            1..=24 => theirs[24 - p],
+            _ => 0,
+        }
+    };
+    let mut shots: Rolls = 0;
+    for b in (1..=24).filter(|&b| mine[b - 1] == 1) {
+        for a in (0..b).filter(|&a| theirs_at(a) > 0) {
+            shots |= rolls_covering(b - a, |k| a + k == b || mine[a + k - 1] < 2);
+        }
+    }
+    let rearmost = if bar > 0 {
+        Some(25)
+    } else {
+        (1..=24).rev().find(|&p| mine[p - 1] > 0)
+    };
+    let escapes = match rearmost {
+        None => 36,
+        Some(r) => {
+            let blocked = |p: usize| (1..=24).contains(&p) && theirs_at(p) >= 2;
+            match (r.saturating_sub(8).max(1)..r).find(|&p| blocked(p)) {
+                None => 36,
+                Some(lowest) => {
+                    let mut m: Rolls = 0;
+                    for dest in 1..lowest {
+                        m |= rolls_covering(r - dest, |k| !blocked(r - k));
+                    }
+                    m.count_ones()
+                }
+            }
+        }
+    };
+    [
+        back as f32 / 4.0,
+        prime as f32 / 6.0,
+        home as f32 / 6.0,
+        shots.count_ones() as f32 / 36.0,
+        escapes as f32 / 36.0,
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(points: &[(usize, u8)]) -> [u8; 24] {
+        let mut b = [0; 24];
+        for &(p, n) in points {
+            b[p - 1] = n;
+        }
+        b
+    }
+
+    #[test]
+    fn a_blot_six_pips_from_an_enemy_checker_is_hit_by_seventeen_rolls() {
+        // Our blot on our 10-point; their checker on our 4-point (their 21-point).
+        let mine = board(&[(10, 1), (2, 14)]);
+        let theirs = board(&[(21, 1), (1, 14)]);
+        let f = side(&mine, 0, &theirs, 0);
+        // Any six (11), 5-1, 4-2 (4), 3-3 and 2-2 (2): 17 rolls.
+        assert_eq!(f[3], 17.0 / 36.0);
+    }
+
+    #[test]
+    fn a_checker_behind_a_full_prime_has_no_escape() {
+        // Their prime on their points 2..=7 is our 18..=23; our checker sits on our 24.
+        let mine = board(&[(24, 1), (6, 14)]);
+        let theirs = board(&[(2, 2), (3, 2), (4, 2), (5, 2), (6, 2), (7, 2), (13, 3)]);
+        let f = side(&mine, 0, &theirs, 0);
+        assert_eq!(f[4], 0.0);
+        assert_eq!(f[0], 0.25, "one checker back");
+        // Their side has a six-point prime.
+        assert_eq!(side(&theirs, 0, &mine, 0)[1], 1.0);
+    }
+
+    #[test]
+    fn the_starting_position_counts_as_players_count_it() {
+        let mine = board(&[(24, 2), (13, 5), (8, 3), (6, 5)]);
+        let f = side(&mine, 0, &mine, 0);
+        assert_eq!(f[0], 0.5, "two checkers back");
+        assert_eq!(f[1], 1.0 / 6.0);
+        assert_eq!(f[2], 1.0 / 6.0, "the six-point");
+        assert_eq!(f[3], 0.0, "no blots");
+        // From the 24-point past their 6- and 8-points: 6-2, 5-3, 6-3, 5-4, 6-4, 6-5 (12
+        // rolls), 4-4, 3-3, 2-2; 6-6 and 5-5 are stopped, 6-1 lands on their 8-point.
+        assert_eq!(f[4], 15.0 / 36.0);
+    }
+}

@@ -1,0 +1,222 @@
+//! The analysis of finished backgammon games as jobs: asked for over HTTP, progress on the
+//! game's WebSocket, the report stored with the game; refusals for games that cannot be
+//! analysed; on PostgreSQL a job asked for on one instance reaches a socket on another.
+
+use crate::common::*;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// The analysis runs at 0-ply in the tests (the debug build is slow).
+const ENV: &[(&str, &str)] = &[("TABULA_ANALYSIS_PLIES", "0")];
+
+/// A finished one-game money session of `client` (White) against the easy bot.
+async fn finished_game(client: &Client, seed: u64) -> String {
+    let g = client
+        .create(
+            json!({"game": "backgammon"}),
+            json!({"kind": "bot", "level": "easy"}),
+        )
+        .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    play_to_end(client, &id, "white", seed).await;
+    id
+}
+
+/// Polls the analysis until it is done (or failed), within `secs`.
+async fn wait_done(client: &Client, id: &str, secs: u64) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let (s, a) = client.get(&format!("/api/games/{id}/analysis")).await;
+        assert_eq!(s, 200, "{a}");
+        if a["state"] == "done" || a["state"] == "failed" {
+            return a;
+        }
+        assert!(Instant::now() < deadline, "analysis not done: {a}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The report is whole: both players, every decision tied to an action of the log, marks
+/// that follow the thresholds, errors never negative.
+async fn check_report(client: &Client, id: &str, analysis: &Value) {
+    assert_eq!(analysis["state"], "done", "{analysis}");
+    let report = &analysis["report"];
+    assert_eq!(report["plies"], 0);
+    assert_eq!(report["match_length"], 0);
+    let players = report["players"].as_array().unwrap();
+    assert_eq!(players.len(), 2);
+    assert_eq!(players[0]["colour"], "white");
+    for p in players {
+        assert!(p["rating"].as_str().is_some_and(|r| !r.is_empty()), "{p}");
+        assert!(p["chequer_error_rate"].as_f64().unwrap() >= 0.0);
+    }
+    let (_, events) = client.get(&format!("/api/games/{id}/events")).await;
+    let actions: Vec<i64> = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "action")
+        .map(|e| e["version"].as_i64().unwrap())
+        .collect();
+    let decisions = report["decisions"].as_array().unwrap();
+    assert!(decisions.len() > 5, "{}", decisions.len());
+    assert_eq!(
+        analysis["total_steps"].as_u64().unwrap() as usize,
+        actions.len()
+    );
+    for d in decisions {
+        let v = d["version"].as_i64().unwrap();
+        assert!(actions.contains(&v), "decision at version {v} is no action");
+        let error = d["error"].as_f64().unwrap();
+        assert!(error >= -1e-6, "{d}");
+        let mark = d["mark"].as_str().unwrap();
+        let expected = if !d["counted"].as_bool().unwrap() || error < 0.04 {
+            ""
+        } else if error < 0.08 {
+            "doubtful"
+        } else if error < 0.16 {
+            "bad"
+        } else {
+            "very bad"
+        };
+        if d["counted"].as_bool().unwrap() {
+            assert_eq!(mark, expected, "{d}");
+        }
+    }
+    assert!(decisions
+        .iter()
+        .any(|d| d["kind"] == "move" && d["played"].is_string() && d["luck"].is_number()));
+}
+
+async fn analyse_a_finished_game(db: Database) {
+    let server = Server::start_with_env(&db, ENV);
+    let alice = Client::guest(&server.base, "alice").await;
+    let id = finished_game(&alice, 3).await;
+    let path = format!("/api/games/{id}/analysis");
+    let (s, r) = alice.get(&path).await;
+    assert_eq!((s, r["error"]["code"].as_str()), (404, Some("no_analysis")));
+    // Anyone may watch; only a player may ask.
+    let (s, _) = Client::anonymous(&server.base).post(&path, json!({})).await;
+    assert_eq!(s, 401);
+    let mut socket = watch(&server.base, &id, i64::MAX / 2).await;
+    let (s, job) = alice.post(&path, json!({})).await;
+    assert_eq!(s, 202, "{job}");
+    assert!(["queued", "running", "done"].contains(&job["state"].as_str().unwrap()));
+    // Asking again gives the same job.
+    let (s, again) = alice.post(&path, json!({})).await;
+    assert_eq!(s, 200, "{again}");
+    // The socket hears the progress and the end.
+    let mut last = Value::Null;
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while Instant::now() < deadline {
+        let Some(m) = socket.next(300).await else {
+            break;
+        };
+        if m["type"] == "analysis" {
+            last = m.clone();
+            if m["state"] == "done" {
+                break;
+            }
+        }
+    }
+    assert_eq!(last["state"], "done", "{last}");
+    assert_eq!(last["done"], last["total"]);
+    let analysis = wait_done(&alice, &id, 60).await;
+    check_report(&alice, &id, &analysis).await;
+    // The document lists the endpoints.
+    let (_, doc) = alice.get("/api/openapi.json").await;
+    assert!(doc["paths"]["/api/games/{id}/analysis"]["post"].is_object());
+    assert!(doc["components"]["schemas"]["AnalysisView"].is_object());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_finished_game_is_analysed_with_progress_on_its_socket() {
+    analyse_a_finished_game(sqlite()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_finished_game_is_analysed_with_progress_on_its_socket() {
+    let Some(db) = postgres().await else {
+        return;
+    };
+    analyse_a_finished_game(db).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_that_cannot_be_analysed_are_refused_with_a_reason() {
+    let server = Server::start_with_env(&sqlite(), ENV);
+    let alice = Client::guest(&server.base, "alice").await;
+    let g = alice
+        .create(
+            json!({"game": "backgammon"}),
+            json!({"kind": "bot", "level": "easy"}),
+        )
+        .await;
+    let id = g["id"].as_str().unwrap();
+    let (s, r) = alice
+        .post(&format!("/api/games/{id}/analysis"), json!({}))
+        .await;
+    assert_eq!(
+        (s, r["error"]["code"].as_str()),
+        (409, Some("not_finished"))
+    );
+    let h = alice
+        .create(
+            json!({"game": "halma-grasshopper"}),
+            json!({"kind": "bot", "level": "random"}),
+        )
+        .await;
+    let hid = h["id"].as_str().unwrap();
+    let (s, r) = alice
+        .post(&format!("/api/games/{hid}/analysis"), json!({}))
+        .await;
+    assert_eq!(
+        (s, r["error"]["code"].as_str()),
+        (400, Some("not_backgammon"))
+    );
+    let (s, r) = alice.post("/api/games/nonsense/analysis", json!({})).await;
+    assert_eq!(s, 404, "{r}");
+    // Nothing was queued by the refusals.
+    let (s, _) = alice.get(&format!("/api/games/{id}/analysis")).await;
+    assert_eq!(s, 404);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_instances_share_the_analysis_jobs() {
+    let Some(db) = postgres().await else {
+        return;
+    };
+    let a = Server::start_with_env(&db, ENV);
+    let b = Server::start_with_env(&db, ENV);
+    let alice = Client::guest(&a.base, "alice").await;
+    let mut ids = Vec::new();
+    for seed in 0..3 {
+        ids.push(finished_game(&alice, 10 + seed).await);
+    }
+    // Watched through B, asked for through A.
+    let mut on_b = watch(&b.base, &ids[0], i64::MAX / 2).await;
+    for id in &ids {
+        let (s, r) = alice
+            .post(&format!("/api/games/{id}/analysis"), json!({}))
+            .await;
+        assert_eq!(s, 202, "{r}");
+    }
+    let mut heard = false;
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while !heard && Instant::now() < deadline {
+        match on_b.next(300).await {
+            Some(m) if m["type"] == "analysis" && m["state"] == "done" => heard = true,
+            Some(_) => {}
+            None => break,
+        }
+    }
+    assert!(
+        heard,
+        "B's socket heard the end of an analysis A's request queued"
+    );
+    let through_b = alice.at(&b.base);
+    for id in &ids {
+        let analysis = wait_done(&through_b, id, 300).await;
+        check_report(&through_b, id, &analysis).await;
+    }
+}

@@ -1,0 +1,256 @@
+//! The analysis of finished backgammon games as jobs: a request queues one in the database
+//! ([`store`]), a worker on any instance claims it, replays the game's log into its
+//! decisions, analyses them on the shipped nets (`tabula_ai::study::analyse`, the same as
+//! `tabula analyse`) and stores the report with the game. Progress reaches the game's
+//! WebSocket watchers as `{"type": "analysis", ...}` messages, on every instance (PostgreSQL
+//! carries them with `NOTIFY tabula_analyses`).
+//!
+//! Bounds: each instance runs one job at a time on [`Config::threads`] threads (the rest of
+//! the machine keeps serving games); at most [`Config::queue`] jobs wait, further requests
+//! are answered 503 `busy`; only finished games are analysed, so a job's size is a played
+//! game's.
+
+pub mod store;
+
+use crate::db::{Backend, EventRow};
+use crate::games::Table;
+use crate::service::replay_event;
+use crate::AppState;
+use serde::Serialize;
+use serde_json::json;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tabula_ai::backgammon::NeuralEvaluator;
+use tabula_ai::study::analyse::{analyse, Settings, Step};
+use tabula_ai::study::report::{decision_report, player_report, DecisionReport, PlayerReport};
+use tabula_core::{ByColor, Color};
+
+/// How the analysis runs on this instance (`tabula serve`'s environment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// Plies of the analysis (`TABULA_ANALYSIS_PLIES`, 0 to 3, default 2).
+    pub plies: u32,
+    /// Threads of one job (`TABULA_ANALYSIS_THREADS`, default 1).
+    pub threads: usize,
+    /// Jobs that may wait (`TABULA_ANALYSIS_QUEUE`, default 64).
+    pub queue: i64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            plies: 2,
+            threads: 1,
+            queue: 64,
+        }
+    }
+}
+
+impl Config {
+    /// The defaults, changed by the environment where it names valid values.
+    pub fn from_env() -> Config {
+        let get = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<i64>().ok());
+        let d = Config::default();
+        Config {
+            plies: get("TABULA_ANALYSIS_PLIES")
+                .filter(|p| (0..=3).contains(p))
+                .map_or(d.plies, |p| p as u32),
+            threads: get("TABULA_ANALYSIS_THREADS")
+                .filter(|t| (1..=64).contains(t))
+                .map_or(d.threads, |t| t as usize),
+            queue: get("TABULA_ANALYSIS_QUEUE")
+                .filter(|q| *q >= 1)
+                .unwrap_or(d.queue),
+        }
+    }
+}
+
+/// One analysed decision with the log entry that made it.
+#[derive(Debug, Serialize)]
+pub struct DecisionView {
+    /// The game's version after the decision (its entry in `/events` and `/record`).
+    pub version: i64,
+    /// The decision.
+    #[serde(flatten)]
+    pub decision: DecisionReport,
+}
+
+/// The stored report of a game.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    /// Plies of the analysis.
+    pub plies: u32,
+    /// Seconds it took.
+    pub seconds: f64,
+    /// The match length, 0 for money.
+    pub match_length: u32,
+    /// White's totals, then Black's.
+    pub players: [PlayerReport; 2],
+    /// Every decision, in order.
+    pub decisions: Vec<DecisionView>,
+}
+
+/// The decisions of a backgammon game's log, each with the version its entry made.
+pub fn decisions(
+    options: &crate::games::GameOptions,
+    events: &[EventRow],
+) -> Result<(Vec<Step>, Vec<i64>), String> {
+    let mut table = Table::new(options)?;
+    let (mut steps, mut versions) = (Vec::new(), Vec::new());
+    for e in events {
+        if e.kind == "action" {
+            let step = table
+                .backgammon_decision(&e.payload)
+                .ok_or_else(|| format!("entry {} is not a backgammon decision", e.version))?;
+            steps.push(step);
+            versions.push(e.version);
+        }
+        replay_event(&mut table, e).map_err(|e| e.message)?;
+    }
+    Ok((steps, versions))
+}
+
+/// Tells the game's watchers (on every instance) how the analysis stands.
+async fn announce(state: &AppState, game: &str, job_state: &str, done: usize, total: usize) {
+    let note = json!({"type": "analysis", "game": game, "state": job_state,
+                      "done": done, "total": total});
+    match state.db.backend {
+        Backend::Sqlite => state.hub.note(game, note),
+        Backend::Postgres => {
+            if let Err(e) = sqlx::query("SELECT pg_notify('tabula_analyses', $1)")
+                .bind(note.to_string())
+                .execute(&state.db.pool)
+                .await
+            {
+                tracing::warn!(error = %e, "NOTIFY failed");
+            }
+        }
+    }
+}
+
+/// Starts this instance's worker: it claims jobs until the process ends, waking when a
+/// request here queues one and every few seconds for the other instances' requests.
+pub fn spawn_worker(state: AppState) {
+    let worker = crate::auth::new_token();
+    tokio::spawn(async move {
+        loop {
+            match state.db.claim_analysis(&worker).await {
+                Ok(Some((game, plies))) => {
+                    let outcome = run(&state, &worker, &game, plies).await;
+                    let (label, done) = match &outcome {
+                        Ok((_, total)) => ("done", *total),
+                        Err(_) => ("failed", 0),
+                    };
+                    if let Err(e) = &outcome {
+                        tracing::warn!(game = %game, error = %e, "analysis failed");
+                    }
+                    let stored = state
+                        .db
+                        .finish_analysis(&game, &worker, outcome.map(|(r, _)| r))
+                        .await;
+                    if matches!(stored, Ok(true)) {
+                        announce(&state, &game, label, done, done).await;
+                    }
+                }
+                Ok(None) => {
+                    let _ = tokio::time::timeout(
+                        Duration::from_secs(3),
+                        state.analysis_wake.notified(),
+                    )
+                    .await;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "claiming an analysis failed");
+                    tokio::time::sleep(Duration::from_secs(3)).await;
+                }
+            }
+        }
+    });
+}
+
+/// Analyses `game`: the report as JSON text and the number of decisions, or why not.
+async fn run(
+    state: &AppState,
+    worker: &str,
+    game: &str,
+    plies: u32,
+) -> Result<(String, usize), String> {
+    let loaded = state.load(game).await.map_err(|e| e.message)?;
+    if loaded.row.state != "finished" {
+        return Err("the game is not finished".into());
+    }
+    let Table::Backgammon(session) = &loaded.table else {
+        return Err("only backgammon games are analysed".into());
+    };
+    let match_length = match session.options().mode {
+        tabula_tables::backgammon::Mode::Match { length, .. } => u32::from(length),
+        tabula_tables::backgammon::Mode::Money { .. } => 0,
+    };
+    let events = state.db.events(game, 0).await.map_err(|e| e.to_string())?;
+    let options = loaded.row.game_options().map_err(|e| e.message)?;
+    let (steps, versions) = decisions(&options, &events)?;
+    let total = steps.len();
+    let _ = state.db.analysis_progress(game, worker, 0, total).await;
+    announce(state, game, "running", 0, total).await;
+    let counter = Arc::new(AtomicUsize::new(0));
+    let threads = state.analysis.threads;
+    let names: ByColor<String> = loaded.names.clone();
+    let work = {
+        let counter = counter.clone();
+        tokio::task::spawn_blocking(move || -> Result<String, String> {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| e.to_string())?;
+            let settings = Settings {
+                plies,
+                ..Settings::default()
+            };
+            let started = std::time::Instant::now();
+            let analysis = pool.install(|| {
+                analyse(NeuralEvaluator::shipped(), &steps, &settings, || {
+                    counter.fetch_add(1, Ordering::Relaxed);
+                })
+            });
+            let report = Report {
+                plies,
+                seconds: started.elapsed().as_secs_f64(),
+                match_length,
+                players: [
+                    player_report(&names.white, Color::White, &analysis.white),
+                    player_report(&names.black, Color::Black, &analysis.black),
+                ],
+                decisions: analysis
+                    .decisions
+                    .iter()
+                    .map(|d| DecisionView {
+                        version: versions[d.step],
+                        decision: decision_report(d, &steps),
+                    })
+                    .collect(),
+            };
+            serde_json::to_string(&report).map_err(|e| e.to_string())
+        })
+    };
+    tokio::pin!(work);
+    let mut reported = 0;
+    loop {
+        tokio::select! {
+            result = &mut work => {
+                return result.map_err(|e| e.to_string())?.map(|r| (r, total));
+            }
+            _ = tokio::time::sleep(Duration::from_secs(1)) => {
+                let done = counter.load(Ordering::Relaxed);
+                // The heartbeat goes on even without progress, so the job is not taken over.
+                if let Ok(false) = state.db.analysis_progress(game, worker, done, total).await {
+                    return Err("another instance took the job over".into());
+                }
+                if done != reported {
+                    reported = done;
+                    announce(state, game, "running", done, total).await;
+                }
+            }
+        }
+    }
+}
