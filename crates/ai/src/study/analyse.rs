@@ -232,7 +232,7 @@ pub type Step = (Backgammon, Color, Action, Option<Dice>);
 
 /// What a decider's chances are worth in EMG in `session` (see the module docs), the cube
 /// held as it is now. `p` are the decider's chances.
-fn value(session: &Backgammon, decider: Color, p: &Probabilities) -> f32 {
+pub(super) fn value(session: &Backgammon, decider: Color, p: &Probabilities) -> f32 {
     let cube = session.game().cube();
     let state = CubeState::of(session, decider);
     match state.stakes {

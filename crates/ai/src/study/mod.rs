@@ -5,6 +5,7 @@
 
 pub mod analyse;
 pub mod cube;
+pub mod hint;
 pub mod nply;
 pub mod report;
 pub mod rollout;

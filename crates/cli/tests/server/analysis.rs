@@ -220,3 +220,88 @@ async fn postgres_instances_share_the_analysis_jobs() {
         check_report(&through_b, id, &analysis).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_gets_hints_against_a_bot_and_a_rated_game_gets_none() {
+    let server = Server::start_with_env(&sqlite(), ENV);
+    let guest = Client::guest(&server.base, "alice").await;
+    let g = guest
+        .create(
+            json!({"game": "backgammon"}),
+            json!({"kind": "bot", "level": "easy"}),
+        )
+        .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let path = format!("/api/games/{id}/hint");
+    let mut pick = chooser(5);
+    let (mut moves, mut cube) = (false, false);
+    let deadline = Instant::now() + Duration::from_secs(240);
+    while !(moves && cube) {
+        assert!(Instant::now() < deadline, "no move and cube decision met");
+        let g = guest.game(&id).await;
+        if g["state"] != "playing" {
+            break;
+        }
+        let status = &g["view"]["status"];
+        if status["status"] == "decide" && status["player"] == "white" {
+            let legal: Vec<String> = serde_json::from_value(g["view"]["legal"].clone()).unwrap();
+            let (s, h) = guest.get(&path).await;
+            assert_eq!(s, 200, "{h}");
+            assert_eq!(h["unit"], "money");
+            if legal.iter().any(|a| a == "double") {
+                assert_eq!(h["kind"], "cube", "{h}");
+                assert!(h["proper"].as_str().is_some_and(|p| !p.is_empty()), "{h}");
+                cube = true;
+            } else if h["kind"] == "moves" {
+                let ranked = h["moves"].as_array().unwrap();
+                if !ranked.is_empty() {
+                    assert_eq!(ranked[0]["diff"].as_f64(), Some(0.0), "{h}");
+                    assert!(ranked.len() <= 5);
+                    for m in ranked {
+                        assert!(m["diff"].as_f64().unwrap() <= 0.0, "{h}");
+                        let text = m["move"].as_str().unwrap();
+                        assert!(legal.iter().any(|a| a == text), "{text} not in {legal:?}");
+                    }
+                    moves = true;
+                }
+            }
+        } else {
+            // Not the guest's decision: no hint.
+            let (s, h) = guest.get(&path).await;
+            assert!(s == 409 || s == 200, "{s} {h}");
+        }
+        if guest.step(&id, "white", &mut pick).await.is_none() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+    assert!(moves, "a hint ranked the plays of a roll");
+    // Another player may not ask for the guest's hint.
+    let other = Client::guest(&server.base, "bob").await;
+    let (s, r) = other.get(&path).await;
+    assert_eq!(
+        (s, r["error"]["code"].as_str()),
+        (403, Some("not_a_player"))
+    );
+    // A registered user's game against a bot is rated: no hints.
+    let user = Client::anonymous(&server.base);
+    let (s, me) = user
+        .post(
+            "/api/register",
+            json!({"username": "carol", "password": "correct horse"}),
+        )
+        .await;
+    assert_eq!(s, 200, "{me}");
+    let g = user
+        .create(
+            json!({"game": "backgammon"}),
+            json!({"kind": "bot", "level": "easy"}),
+        )
+        .await;
+    let (s, r) = user
+        .get(&format!("/api/games/{}/hint", g["id"].as_str().unwrap()))
+        .await;
+    assert_eq!(
+        (s, r["error"]["code"].as_str()),
+        (403, Some("hints_not_allowed"))
+    );
+}

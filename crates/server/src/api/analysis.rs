@@ -1,7 +1,8 @@
-//! The analysis of a finished backgammon game (`/api/games/{id}/analysis`): ask for it
-//! (POST, any logged-in player), then read its progress and report (GET). The work is a job
-//! shared by the instances ([`crate::analysis`]); its progress is also pushed over the
-//! game's WebSocket.
+//! Study help on the server: the analysis of a finished backgammon game
+//! (`/api/games/{id}/analysis`: ask for it with POST, any logged-in player, then read its
+//! progress and report with GET; the work is a job shared by the instances,
+//! [`crate::analysis`], its progress also pushed over the game's WebSocket), and a hint for
+//! the player to act in an unrated game against a bot (`/api/games/{id}/hint`).
 
 use crate::analysis::store::{JobRow, Queued};
 use crate::auth::Auth;
@@ -11,7 +12,11 @@ use crate::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Value};
+use tabula_ai::backgammon::NeuralEvaluator;
+use tabula_ai::study::cube::Unit;
+use tabula_ai::study::hint::{self, Hint};
+use tabula_core::{Color, Game, Status};
 use utoipa::ToSchema;
 
 /// A game's analysis: where the job stands and, once done, the report.
@@ -108,4 +113,152 @@ pub async fn get(
         )
     })?;
     Ok(Json(view(job)))
+}
+
+/// A hint: the ranked plays of the roll or the cube decision, as `tabula hint` gives it.
+#[derive(Serialize, ToSchema)]
+pub struct HintView {
+    /// `moves` or `cube`.
+    pub kind: &'static str,
+    /// `money` (cubeful equity per unit of the cube) or `mwc` (match-winning chance, 0 to 1).
+    pub unit: &'static str,
+    /// The search depth.
+    pub plies: u32,
+    /// Moves: the roll.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dice: Option<String>,
+    /// Moves: the best five, best first: `rank`, `move`, `equity`, `diff` (to the best, 0 or
+    /// negative).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub moves: Option<Vec<Value>>,
+    /// Cube: the player answers a double (else may double).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answering: Option<bool>,
+    /// Cube: the doubler's equity without doubling.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_double: Option<f32>,
+    /// Cube: the doubler's equity after double, take.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub double_take: Option<f32>,
+    /// Cube: the doubler's equity after double, pass.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub double_drop: Option<f32>,
+    /// Cube: the proper action in words ("No double, take").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proper: Option<String>,
+}
+
+/// How many hints are worked out at once on an instance; more wait up to a second, then 503.
+const HINTS_AT_ONCE: usize = 2;
+
+fn unit_name(unit: Unit) -> &'static str {
+    match unit {
+        Unit::Money => "money",
+        Unit::MatchWinningChance => "mwc",
+    }
+}
+
+/// A hint for the decision the caller must make now, in a backgammon game against a bot
+/// that is not rated (a guest plays it): study help would be unfair in a rated game.
+#[utoipa::path(get, path = "/api/games/{id}/hint",
+    responses((status = 200, body = HintView),
+        (status = 400, description = "not_backgammon", body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody),
+        (status = 403, description = "not_a_player; hints_not_allowed: hints are given only in unrated games against a bot", body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody),
+        (status = 409, description = "not_your_decision", body = crate::error::ErrorBody),
+        (status = 503, description = "busy", body = crate::error::ErrorBody)))]
+pub async fn hint(
+    State(state): State<AppState>,
+    Auth(me): Auth,
+    Path(id): Path<String>,
+) -> Result<Json<HintView>, ApiError> {
+    static PERMITS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(HINTS_AT_ONCE);
+    let game = state.load(&id).await?;
+    let Table::Backgammon(session) = &game.table else {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "not_backgammon",
+            "hints are given for backgammon only",
+        ));
+    };
+    let mine = [Color::White, Color::Black]
+        .into_iter()
+        .find(|&c| game.row.seat(c) == Some(me.id.as_str()))
+        .ok_or_else(|| ApiError::forbidden("not_a_player", "you do not play in this game"))?;
+    if game.row.bot(!mine).is_none() || me.kind != "guest" {
+        return Err(ApiError::forbidden(
+            "hints_not_allowed",
+            "hints are given only in unrated games against a bot (played as a guest)",
+        ));
+    }
+    let asks = match session.status() {
+        Status::Decide { player, .. } => player == mine,
+        _ => false,
+    };
+    if !asks || game.row.state != "playing" {
+        return Err(ApiError::conflict(
+            "not_your_decision",
+            "it is not your decision now",
+        ));
+    }
+    let _permit = tokio::time::timeout(std::time::Duration::from_secs(1), PERMITS.acquire())
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                "too many hints are being worked out; try again",
+            )
+            .retry_after(1)
+        })?;
+    let session = session.clone();
+    let plies = state.analysis.plies;
+    let found = tokio::task::spawn_blocking(move || {
+        hint::hint(NeuralEvaluator::shipped(), &session, plies)
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .ok_or_else(|| ApiError::conflict("not_your_decision", "no play or cube decision is due"))?;
+    Ok(Json(match found {
+        Hint::Plays { dice, unit, plays } => HintView {
+            kind: "moves",
+            unit: unit_name(unit),
+            plies,
+            dice: Some(dice.to_string()),
+            moves: Some(
+                plays
+                    .iter()
+                    .take(5)
+                    .enumerate()
+                    .map(|(i, p)| {
+                        json!({"rank": i + 1, "move": p.play, "equity": p.equity, "diff": p.diff})
+                    })
+                    .collect(),
+            ),
+            answering: None,
+            no_double: None,
+            double_take: None,
+            double_drop: None,
+            proper: None,
+        },
+        Hint::Cube {
+            answering,
+            analysis,
+        } => HintView {
+            kind: "cube",
+            unit: unit_name(analysis.unit),
+            plies,
+            dice: None,
+            moves: None,
+            answering: Some(answering),
+            no_double: Some(analysis.no_double),
+            double_take: Some(analysis.double_take),
+            double_drop: Some(analysis.double_drop),
+            proper: Some(analysis.verdict()),
+        },
+    }))
 }

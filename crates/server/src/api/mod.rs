@@ -56,6 +56,7 @@ pub fn router(state: AppState) -> Router {
             "/api/games/{id}/analysis",
             get(analysis::get).post(analysis::request),
         )
+        .route("/api/games/{id}/hint", get(analysis::hint))
         // Any other path under /api, whatever the method: the JSON 404 (not the app).
         .route("/api", axum::routing::any(crate::guard::api_not_found))
         .route(

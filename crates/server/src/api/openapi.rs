@@ -34,6 +34,7 @@ use utoipa::OpenApi;
         super::records::export,
         super::analysis::request,
         super::analysis::get,
+        super::analysis::hint,
         super::stats::stats,
     ),
     components(schemas(
@@ -42,6 +43,7 @@ use utoipa::OpenApi;
         crate::games::GameEnd,
         crate::games::FinishedGame,
         super::analysis::AnalysisView,
+        super::analysis::HintView,
         crate::analysis::store::JobRow
     ))
 )]

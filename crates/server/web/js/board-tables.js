@@ -1,8 +1,8 @@
 // The backgammon / Never-Finishing board in SVG: 24 points, checkers (a count on tall
 // stacks), trapped checkers under their trappers, the bar, borne-off trays, dice, the cube,
-// point numbers from the bottom player's side, the last move as arrows, and the highlights
-// of the move being built. Points are keyed by White's numbers; 'bar-white', 'off-black'...
-// name the bar and the trays.
+// point numbers from the bottom player's side, the last move as arrows (and a hint's best
+// play as green dashed ones), and the highlights of the move being built. Points are keyed
+// by White's numbers; 'bar-white', 'off-black'... name the bar and the trays.
 
 import { s, clickable, cap } from './dom.js';
 
@@ -44,6 +44,7 @@ function die(x, y, value, used, size = 34) {
  *  dice [a,b]|null, diceUsed [bool,..] (one per die shown), diceSide 'white'|'black'
  *  cube {value, owner}|null, crawford bool
  *  sources, dests: Set of keys; selected: key; last: {actor, segments:[{from,to}]}
+ *  hint: {actor, segments} the best play of a hint, drawn as green dashed arrows
  *  onClick(key) when a key is clicked; interactive: whether clicks do anything
  */
 export function drawTables(o) {
@@ -170,26 +171,36 @@ export function drawTables(o) {
     svg.append(s('text', { x: LEFT / 2, y: TOP + LEN + MID / 2 + 45, 'text-anchor': 'middle', class: 'crawford', 'data-testid': 'crawford' }, 'CRAW'));
   }
 
-  // the last move, as arrows
-  if (o.last && o.last.segments.length) {
-    const g = s('g', { class: 'last-move', 'data-testid': 'last-move' });
-    const spot = (w, actor, isFrom) => {
-      if (w === 25) return { x: BAR_X + BAR_W / 2, y: TOP + LEN + MID / 2 + (actor === o.bottom ? 40 : -40) };
-      if (w === 0) return { x: TRAY_X + TRAY_W / 2, y: actor === o.bottom ? BOTTOM - 60 : TOP + 60 };
-      const n = disp(w);
-      const p = pointGeom(n);
-      return { x: p.x, y: p.base + p.dir * (isFrom ? 30 : 60) };
-    };
-    for (const seg of o.last.segments) {
-      const a = spot(seg.from, o.last.actor, true), b = spot(seg.to, o.last.actor, false);
-      g.append(s('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: 'arrow', 'marker-end': 'url(#arrowhead)' }));
+  // the last move, and the hint's best play, as arrows
+  const spot = (w, actor, isFrom) => {
+    if (w === 25) return { x: BAR_X + BAR_W / 2, y: TOP + LEN + MID / 2 + (actor === o.bottom ? 40 : -40) };
+    if (w === 0) return { x: TRAY_X + TRAY_W / 2, y: actor === o.bottom ? BOTTOM - 60 : TOP + 60 };
+    const n = disp(w);
+    const p = pointGeom(n);
+    return { x: p.x, y: p.base + p.dir * (isFrom ? 30 : 60) };
+  };
+  const arrows = (move, cls, testid, marker) => {
+    const g = s('g', { class: cls, 'data-testid': testid });
+    for (const seg of move.segments) {
+      const a = spot(seg.from, move.actor, true), b = spot(seg.to, move.actor, false);
+      g.append(s('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: 'arrow', 'marker-end': `url(#${marker})` }));
     }
-    svg.append(s('defs', {}, s('marker', { id: 'arrowhead', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
-      s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }))));
-    svg.append(pieces, hl, g, hits);
-  } else {
-    svg.append(pieces, hl, hits);
+    return g;
+  };
+  const layers = [pieces, hl];
+  const markers = [];
+  if (o.last && o.last.segments.length) {
+    layers.push(arrows(o.last, 'last-move', 'last-move', 'arrowhead'));
+    markers.push(s('marker', { id: 'arrowhead', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
+      s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' })));
   }
+  if (o.hint && o.hint.segments.length) {
+    layers.push(arrows(o.hint, 'hint-move', 'hint-move', 'hintarrowhead'));
+    markers.push(s('marker', { id: 'hintarrowhead', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
+      s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead hint' })));
+  }
+  if (markers.length) svg.append(s('defs', {}, ...markers));
+  svg.append(...layers, hits);
   // whose side is where
   svg.append(s('text', { x: 6, y: BOTTOM + 15, class: 'label side' }, cap(o.bottom)));
   svg.append(s('text', { x: 6, y: TOP - 6, class: 'label side' }, cap(top)));

@@ -9,6 +9,7 @@ import * as T from './tables-logic.js';
 import { drawTables } from './board-tables.js';
 import { drawGrasshopper, actionKeys, matchTypedGrasshopper, label as ghLabel } from './board-grasshopper.js';
 import { drawHalma, moveEnds, matchTypedHalma } from './board-halma.js';
+import { hintAllowed, hintDecision, hintPanel } from './hint.js';
 
 const DICE_GAMES = new Set(['backgammon', 'never-finishing']);
 
@@ -104,6 +105,7 @@ export class GamePage {
     this.showResign = false;
     this.gamesSeen = null; // games of the match already over when the page learnt of them
     this.between = null; // a finished game of the match shown until "Next game"
+    this.hint = null; // {version, loading | error | hint}: the Hint panel of this position
   }
 
   async start() {
@@ -171,6 +173,7 @@ export class GamePage {
       this.selected = null;
       this.choice = null;
       this.showResign = false;
+      this.hint = null; // the position changed: the hint was for the last one
     }
     if (stateChanged && !quiet) {
       // seats, result and the revealed seed live in the summary
@@ -402,6 +405,46 @@ export class GamePage {
     return v.status.kind === 'opening' || v.status.player === me;
   }
 
+  /** Whether the Hint button is offered now (docs/client.md, "Hint"). */
+  hintOffered() {
+    return !this.between && this.myDecision() && hintAllowed(this.summary, this.myColor) && hintDecision(this.view);
+  }
+
+  /** Asks the server for a hint on the position at hand; dropped if the position moved meanwhile. */
+  async askHint() {
+    const version = this.version;
+    if (this.hint && this.hint.version === version && this.hint.loading) return;
+    this.hint = { version, loading: true };
+    this.render();
+    let next;
+    try {
+      next = { version, hint: await get(`/api/games/${this.id}/hint`) };
+    } catch (e) {
+      next = { version, error: e.message };
+    }
+    if (this.version !== version || !this.hint || this.hint.version !== version) return;
+    this.hint = next;
+    this.render();
+  }
+
+  /** The best play of the hint shown, as arrows for the board (null when none). */
+  hintArrows() {
+    const hnt = this.hint;
+    if (!hnt || hnt.version !== this.version || !hnt.hint || hnt.hint.kind !== 'moves' || this.between) return null;
+    const best = hnt.hint.moves && hnt.hint.moves[0];
+    if (!best || !best.move.includes('/')) return null;
+    const segments = T.playSegments(best.move, this.myColor);
+    return segments.length ? { actor: this.myColor, segments } : null;
+  }
+
+  renderHint() {
+    if (!this.hintEl) return;
+    clear(this.hintEl);
+    const hnt = this.hint;
+    if (!hnt || hnt.version !== this.version || this.between) return;
+    this.hintEl.append(hintPanel(hnt));
+  }
+
   // ---- the move being built --------------------------------------------------------------
 
   tablesTurn() {
@@ -504,6 +547,7 @@ export class GamePage {
     this.statusEl = h('p', { class: 'status', 'data-testid': 'status', 'aria-live': 'polite' });
     this.controlsEl = h('div', { class: 'controls', 'data-testid': 'controls' });
     this.messageEl = h('div', { class: 'message', 'data-testid': 'message', role: 'alert' });
+    this.hintEl = h('div', { class: 'hint-wrap' });
     this.input = h('input', { type: 'text', 'data-testid': 'move-input', 'aria-label': 'Type a move', autocomplete: 'off', spellcheck: 'false', placeholder: 'type a move, Enter to play' });
     const form = h('form', { class: 'typed', onsubmit: e => { e.preventDefault(); if (this.typed(this.input.value)) this.input.value = ''; } },
       h('label', { for: 'move-input', class: 'sr-only' }, 'Move'), this.input, h('button', { type: 'submit', 'data-testid': 'move-submit' }, 'Play'));
@@ -517,7 +561,7 @@ export class GamePage {
       h('div', { class: 'game-head' }, this.titleEl, this.liveEl),
       h('section', { class: 'game', 'data-testid': 'game-page', 'data-game': s.game },
         this.boardWrap,
-        h('aside', { class: 'side' }, this.playersEl, this.statusEl, this.joinEl, this.controlsEl, this.messageEl, form, this.overEl,
+        h('aside', { class: 'side' }, this.playersEl, this.statusEl, this.joinEl, this.controlsEl, this.hintEl, this.messageEl, form, this.overEl,
           h('h2', { class: 'small' }, 'Moves'), this.movesEl, this.linksEl)));
   }
 
@@ -541,6 +585,7 @@ export class GamePage {
     this.statusEl.setAttribute('data-version', String(this.version));
     this.renderJoin();
     this.renderControls();
+    this.renderHint();
     this.renderMessage();
     this.formEl.hidden = !this.myColor || s.state !== 'playing' || !!this.between;
     this.renderOver();
@@ -582,12 +627,13 @@ export class GamePage {
       }
       let lastMove = null;
       if (last && last.payload.includes('/') && !turn?.stepsTaken) lastMove = { actor: last.actor, segments: T.playSegments(last.payload, last.actor) };
+      const hintMove = turn?.stepsTaken ? null : this.hintArrows();
       const dests = new Set(it.dests);
       if (this.choice) dests.add(this.tablesKey(this.choice[0].to));
       svg = drawTables({
         board, bottom, dice: v.dice, diceUsed, diceSide: v.turn,
         cube: v.game === 'backgammon' ? v.cube : null, crawford: v.crawford_game,
-        sources: it.sources, dests, selected: this.selected, last: lastMove,
+        sources: it.sources, dests, selected: this.selected, last: lastMove, hint: hintMove,
         onClick: k => this.onBoardClick(k),
         label: this.between
           ? `${GAME_NAMES[v.game]} board, ${cap(bottom)} at the bottom; the final position of game ${this.between.number}`
@@ -711,6 +757,11 @@ export class GamePage {
     if (legal.has('accept-draw')) buttons.push(this.button('Accept the draw', 'accept-draw', () => this.send('accept-draw')));
     if (legal.has('offer-draw')) buttons.push(this.button('Offer a draw', 'offer-draw', () => this.send('offer-draw')));
     const resigns = v.legal.filter(t => t.startsWith('resign '));
+    if (this.hintOffered()) {
+      const loading = !!(this.hint && this.hint.version === this.version && this.hint.loading);
+      buttons.push(this.button(loading ? 'Hint…' : 'Hint', 'hint', () => this.askHint(),
+        { disabled: loading, title: 'Ask the server for the best plays or the cube decision here' }));
+    }
     if (resigns.length) {
       if (!this.showResign) buttons.push(this.button('Resign…', 'resign', () => { this.showResign = true; this.render(); }));
       else buttons.push(h('div', { class: 'choice', role: 'group', 'aria-label': 'Resign' }, 'Resign: ',

@@ -714,6 +714,88 @@ await scenario('7: the end of a game inside a backgammon match is announced with
   await page.context().close();
 });
 
+// ---- scenario 8: the hint in an unrated game against a bot --------------------------------
+
+await scenario('8: in an unrated backgammon game against the easy bot, Hint ranks the plays of the roll (and weighs a cube decision) without playing anything', async () => {
+  const page = await newPage();
+  await guest(page, 'hinted');
+  const id = await createGame(page, { game: 'backgammon', matchLength: 0, opponent: 'bot', level: 'easy', color: 'white' });
+  const game = () => page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+  const waitPanel = async kind => {
+    const el = await page.waitForSelector(`[data-testid=hint-panel][data-kind=${kind}], [data-testid=hint-panel][data-kind=error]`, { timeout: STEP_LIMIT_MS });
+    if (await el.getAttribute('data-kind') === 'error') fail(`the hint was refused: "${await el.textContent()}"`);
+  };
+  // reach a move decision of ours with the dice rolled; on the way, a cube decision's hint
+  let cubeSeen = false;
+  const t = Date.now();
+  let s;
+  for (;;) {
+    s = await snapshot(page);
+    if (s.error) fail(`the page shows an error: ${s.status}`);
+    if (s.over) fail('the game ended before a move of ours');
+    if (s.sources.length) break;
+    if (/Opening roll/.test(s.status) && s.buttons.includes('hint')) fail('Hint is offered for the opening roll');
+    if (s.buttons.includes('double') && s.buttons.includes('roll') && !cubeSeen) {
+      if (!s.buttons.includes('hint')) fail(`no Hint at a cube decision: [${s.buttons}]`);
+      await page.click('[data-testid=hint]');
+      clicks++;
+      await waitPanel('cube');
+      const cells = await page.$$eval('[data-testid=hint-cube] td', l => l.map(e => e.textContent.trim()));
+      if (cells.length !== 3 || !cells.every(c => /^[+−]\d+\.\d{3}$/.test(c))) fail(`the cube hint shows [${cells}]`);
+      const proper = (await page.textContent('[data-testid=hint-proper]')).trim();
+      if (!/^Proper cube action: \S.*\.$/.test(proper)) fail(`the cube hint reads "${proper}"`);
+      cubeSeen = true;
+      notable['cube hint'] = 1;
+    }
+    if (s.buttons.includes('take')) { await page.click('[data-testid=take]'); clicks++; }
+    else if (s.buttons.includes('roll')) { await page.click('[data-testid=roll]'); clicks++; }
+    if (Date.now() - t > STEP_LIMIT_MS) fail(`no move decision reached: "${s.status}" [${s.buttons}]`);
+    await page.waitForTimeout(40);
+  }
+  // a new position: no hint of the last one is left
+  if (await page.$('[data-testid=hint-panel]')) fail('the hint panel stayed after the position changed');
+  if (!s.buttons.includes('hint')) fail(`no Hint button at our move: [${s.buttons}]`);
+  const g = await game();
+  if (g.rated !== false) fail(`a guest's game against a bot is rated: ${g.rated}`);
+  const legal = new Set(g.view.legal);
+  const posts = [];
+  page.on('request', r => { if (r.method() !== 'GET') posts.push(`${r.method()} ${r.url()}`); });
+  await page.click('[data-testid=hint]');
+  clicks++;
+  await waitPanel('moves');
+  const rows = await page.$$eval('[data-testid=hint-panel] [data-testid=hint-row]', l => l.map(r => ({
+    move: r.getAttribute('data-move'), diff: Number(r.getAttribute('data-diff')),
+    shown: r.querySelector('[data-testid=hint-diff]').textContent.trim(), text: r.textContent,
+  })));
+  if (!rows.length || rows.length > 5) fail(`the hint lists ${rows.length} plays`);
+  if (!rows.some(r => legal.has(r.move))) fail(`no listed play [${rows.map(r => r.move)}] is in the legal notation [${[...legal].slice(0, 6)}…]`);
+  if (rows[0].diff !== 0 || rows[0].shown !== 'best') fail(`the first row's difference is ${rows[0].diff}, shown as "${rows[0].shown}"`);
+  for (let k = 1; k < rows.length; k++) if (rows[k].diff > rows[k - 1].diff + 1e-9) fail(`the plays are not ranked: ${rows.map(r => r.diff)}`);
+  if (!/[+−]\d+\.\d{3}/.test(rows[0].text)) fail(`the best row shows no money equity: "${rows[0].text}"`);
+  notable[`${rows.length} plays ranked`] = 1;
+  // the best play as arrows on the board
+  if (rows[0].move.includes('/') && !(await page.$('[data-testid=board] [data-testid=hint-move] line'))) fail('the best play is not drawn on the board');
+  // read-only: nothing was sent, the position is where it was
+  if (posts.length) fail(`the hint sent ${posts.join(', ')}`);
+  if ((await snapshot(page)).version !== s.version) fail('asking for a hint moved the game');
+  await page.setViewportSize({ width: 1200, height: 900 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, 'hint');
+  await page.setViewportSize({ width: 1200, height: 820 });
+  // our move played: the panel clears
+  const t2 = Date.now();
+  for (;;) {
+    const r = await step(page, { game: 'backgammon', color: 'white' });
+    if (r && (r.over || r.did === 'confirm')) break;
+    if (Date.now() - t2 > STEP_LIMIT_MS) fail('our move could not be played after the hint');
+    if (!r) await page.waitForTimeout(40);
+  }
+  await page.waitForSelector('[data-testid=hint-panel]', { state: 'detached', timeout: 8000 })
+    .catch(() => fail('the hint panel stayed after our move'));
+  checkErrors(page, 'hint');
+  await page.context().close();
+});
+
 await browser.close();
 const total = ((Date.now() - T0) / 1000).toFixed(1);
 if (failures) {

@@ -1,0 +1,110 @@
+//! A hint for the decision a backgammon session asks now, in the session's real stakes (the
+//! cube where it is, the match score): the plays of the roll ranked, or the cube decision
+//! (to double, or to take) with its three equities. The server's hint button uses it; the
+//! command line's `tabula hint` reads positions from notation instead.
+
+use super::analyse::value;
+use super::cube::{CubeAnalysis, Unit};
+use super::nply::{self, Filter};
+use crate::backgammon::cube::{self as cube_rules, CubeState, Stakes};
+use crate::backgammon::{Evaluator, Probabilities};
+use tabula_core::{Decision, Dice, Game, Status};
+use tabula_tables::backgammon::Backgammon;
+use tabula_tables::notation::format_play;
+use tabula_tables::MoveGen;
+
+/// One ranked play.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HintPlay {
+    /// The play in gnubg's notation.
+    pub play: String,
+    /// Its value in the hint's unit.
+    pub equity: f32,
+    /// Its difference to the best play's value (0 or negative).
+    pub diff: f32,
+}
+
+/// What the hint says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Hint {
+    /// The plays of the roll, best first.
+    Plays {
+        /// The roll.
+        dice: Dice,
+        /// The unit of the values: money equity or match-winning chance.
+        unit: Unit,
+        /// The ranked plays (none when the roll cannot be played).
+        plays: Vec<HintPlay>,
+    },
+    /// A cube decision: to double (the player on roll) or to take (the player doubled).
+    Cube {
+        /// The player answers a double (else may double).
+        answering: bool,
+        /// The equities, from the doubler's side, and the proper actions.
+        analysis: CubeAnalysis,
+    },
+}
+
+/// The hint for the decision `session` asks now, searched at `plies`; `None` when the
+/// decision is none of a play, a double and an answer to one (a resignation).
+pub fn hint(eval: &(impl Evaluator + Sync), session: &Backgammon, plies: u32) -> Option<Hint> {
+    let Status::Decide { player, decision } = session.status() else {
+        return None;
+    };
+    let board = session.game().board();
+    match decision {
+        Decision::Move => {
+            let dice = session.game().dice()?;
+            let legal = board.legal_plays(dice);
+            let candidates: Vec<_> = legal.iter().map(|(_, after)| *after).collect();
+            let state = CubeState::of(session, player);
+            let unit = match state.stakes {
+                Stakes::Money { .. } => Unit::Money,
+                Stakes::Match { .. } => Unit::MatchWinningChance,
+            };
+            let score = |p: &Probabilities| match unit {
+                Unit::Money => value(session, player, p),
+                Unit::MatchWinningChance => {
+                    cube_rules::match_decision(p, &state).map_or(0.0, |(nd, _, _)| nd)
+                }
+            };
+            let ranked = nply::rank_plays(
+                eval,
+                MoveGen::new,
+                &candidates,
+                plies,
+                Filter::default(),
+                score,
+            );
+            let best = ranked.first().map(|r| score(&r.chances));
+            let plays = ranked
+                .iter()
+                .map(|r| {
+                    let equity = score(&r.chances);
+                    HintPlay {
+                        play: legal
+                            .iter()
+                            .find(|(_, a)| *a == r.after)
+                            .map(|(play, _)| format_play(play))
+                            .unwrap_or_default(),
+                        equity,
+                        diff: equity - best.unwrap_or(equity),
+                    }
+                })
+                .collect();
+            Some(Hint::Plays { dice, unit, plays })
+        }
+        Decision::DoubleOrRoll | Decision::TakeOrDrop => {
+            let answering = decision == Decision::TakeOrDrop;
+            // The board and the cube state are the doubler's.
+            let doubler = if answering { !player } else { player };
+            let p = nply::chances(eval, &mut MoveGen::new(), &board, plies);
+            let analysis = CubeAnalysis::new(&p, &CubeState::of(session, doubler));
+            Some(Hint::Cube {
+                answering,
+                analysis,
+            })
+        }
+        _ => None,
+    }
+}
