@@ -6,6 +6,8 @@
 //! cargo run --release -p tabula-ai --example versus -- --pairs 1000 --level strong
 //! ```
 //!
+//! `--cubeless` plays backgammon without the cube (nobody is offered the double).
+//!
 //! `--weights FILE` plays other nets than the shipped ones; `--against FILE` replaces the
 //! hand-made opponent by nets from a file (to compare two generations with the cube on).
 //!
@@ -23,8 +25,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use tabula_ai::backgammon::{BackgammonBot, EvalKind, NeuralEvaluator};
 use tabula_ai::never_finishing::{NfBot, NfEvalKind, NfEvaluator};
 use tabula_ai::Level;
-use tabula_core::{ChaChaDice, Color, DiceSource, Game, Status};
-use tabula_tables::backgammon::{Backgammon, Mode, Options};
+use tabula_core::{ChaChaDice, Color, Decision, DiceSource, Game, Status};
+use tabula_tables::backgammon::{Action, Backgammon, Mode, Options};
 use tabula_tables::never_finishing::{NeverFinishing, NfOptions, Scoring};
 
 /// The game played.
@@ -56,6 +58,9 @@ struct Args {
     /// The game.
     #[arg(long, value_enum, default_value = "backgammon")]
     game: GameKind,
+    /// Backgammon without the cube: nobody is asked to double (a game scores 1, 2 or 3).
+    #[arg(long)]
+    cubeless: bool,
 }
 
 /// The Never-Finishing sides: the first bot's net, the second's (`None`: the heuristic).
@@ -140,7 +145,7 @@ fn load(path: &std::path::Path) -> &'static NeuralEvaluator {
 }
 
 /// White's points in one money game between `white` and `black` on dice `seed`.
-fn game(level: Level, sides: Sides, first_is_white: bool, seed: u64) -> i64 {
+fn game(level: Level, sides: Sides, first_is_white: bool, seed: u64, cubeless: bool) -> i64 {
     let mut options = Options::money();
     if let Mode::Money { games, .. } = &mut options.mode {
         *games = Some(1);
@@ -168,6 +173,10 @@ fn game(level: Level, sides: Sides, first_is_white: bool, seed: u64) -> i64 {
                 };
             }
             Status::Chance(_) => s.roll(dice.roll()).expect("a roll at a chance node"),
+            Status::Decide {
+                decision: Decision::DoubleOrRoll,
+                ..
+            } if cubeless => s.apply(&Action::Roll).expect("rolling is legal"),
             Status::Decide { player, .. } => {
                 let a = bots[player.index()].choose(&s);
                 if std::env::var_os("VERSUS_TRACE").is_some() {
@@ -218,8 +227,8 @@ fn main() {
             let seed = args.seed.wrapping_mul(1_000_003).wrapping_add(p);
             match args.game {
                 GameKind::Backgammon => [
-                    game(args.level, sides, true, seed),
-                    -game(args.level, sides, false, seed),
+                    game(args.level, sides, true, seed, args.cubeless),
+                    -game(args.level, sides, false, seed, args.cubeless),
                 ],
                 GameKind::Nf => [
                     nf_game(args.level, nf_sides, true, seed),
@@ -237,6 +246,7 @@ fn main() {
     let mean = means.iter().sum::<f64>() / n;
     let var = means.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
     let game_name = match args.game {
+        GameKind::Backgammon if args.cubeless => "backgammon without the cube",
         GameKind::Backgammon => "backgammon",
         GameKind::Nf => "never-finishing",
     };
