@@ -23,8 +23,8 @@
 //! **Luck.** The luck of a roll is the value after the best 0-ply play with it less the mean
 //! of that over the 36 rolls (0-ply, as gnubg's analysis uses); a player's luck is the sum.
 //!
-//! **Marks** follow gnubg's default thresholds: doubtful from 0.04 EMG, bad from 0.08, very
-//! bad from 0.16. **Ratings** follow gnubg's table of error rates in mEMG per decision: below
+//! **Marks** follow gnubg's default thresholds (GNU Backgammon 1.07, `show analysis`):
+//! doubtful from 0.03 EMG, bad from 0.06, very bad from 0.12. **Ratings** follow gnubg's table of error rates in mEMG per decision: below
 //! 2 Supernatural, 5 World class, 8 Expert, 12 Advanced, 18 Intermediate, 26 Casual player,
 //! 35 Beginner, and Awful! beyond.
 
@@ -63,24 +63,24 @@ impl Default for Settings {
 /// How bad an error is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Mark {
-    /// Under 0.04 EMG.
+    /// Under 0.03 EMG.
     None,
-    /// From 0.04 EMG.
+    /// From 0.03 EMG.
     Doubtful,
-    /// From 0.08 EMG.
+    /// From 0.06 EMG.
     Bad,
-    /// From 0.16 EMG.
+    /// From 0.12 EMG.
     VeryBad,
 }
 
 impl Mark {
     /// The mark of an error of `emg`.
     pub fn of(emg: f32) -> Mark {
-        if emg >= 0.16 {
+        if emg >= 0.12 {
             Mark::VeryBad
-        } else if emg >= 0.08 {
+        } else if emg >= 0.06 {
             Mark::Bad
-        } else if emg >= 0.04 {
+        } else if emg >= 0.03 {
             Mark::Doubtful
         } else {
             Mark::None

@@ -42,11 +42,13 @@ fn zero_ply() -> Settings {
 
 #[test]
 fn marks_follow_gnubg_thresholds() {
-    assert_eq!(Mark::of(0.0399), Mark::None);
-    assert_eq!(Mark::of(0.04), Mark::Doubtful);
-    assert_eq!(Mark::of(0.0799), Mark::Doubtful);
-    assert_eq!(Mark::of(0.08), Mark::Bad);
-    assert_eq!(Mark::of(0.16), Mark::VeryBad);
+    // GNU Backgammon 1.07's defaults (`show analysis`): 0.030, 0.060, 0.120.
+    assert_eq!(Mark::of(0.0299), Mark::None);
+    assert_eq!(Mark::of(0.03), Mark::Doubtful);
+    assert_eq!(Mark::of(0.0599), Mark::Doubtful);
+    assert_eq!(Mark::of(0.06), Mark::Bad);
+    assert_eq!(Mark::of(0.1199), Mark::Bad);
+    assert_eq!(Mark::of(0.12), Mark::VeryBad);
     assert_eq!(rating(1.9), "Supernatural");
     assert_eq!(rating(4.0), "World class");
     assert_eq!(rating(40.0), "Awful!");

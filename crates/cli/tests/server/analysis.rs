@@ -70,11 +70,11 @@ async fn check_report(client: &Client, id: &str, analysis: &Value) {
         let error = d["error"].as_f64().unwrap();
         assert!(error >= -1e-6, "{d}");
         let mark = d["mark"].as_str().unwrap();
-        let expected = if !d["counted"].as_bool().unwrap() || error < 0.04 {
+        let expected = if !d["counted"].as_bool().unwrap() || error < 0.03 {
             ""
-        } else if error < 0.08 {
+        } else if error < 0.06 {
             "doubtful"
-        } else if error < 0.16 {
+        } else if error < 0.12 {
             "bad"
         } else {
             "very bad"
