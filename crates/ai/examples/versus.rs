@@ -58,7 +58,8 @@ struct Args {
     /// The game.
     #[arg(long, value_enum, default_value = "backgammon")]
     game: GameKind,
-    /// Backgammon without the cube: nobody is asked to double (a game scores 1, 2 or 3).
+    /// Backgammon without the cube: nobody is asked to double, the Jacoby rule is off (a game
+    /// scores 1, 2 or 3).
     #[arg(long)]
     cubeless: bool,
 }
@@ -147,8 +148,10 @@ fn load(path: &std::path::Path) -> &'static NeuralEvaluator {
 /// White's points in one money game between `white` and `black` on dice `seed`.
 fn game(level: Level, sides: Sides, first_is_white: bool, seed: u64, cubeless: bool) -> i64 {
     let mut options = Options::money();
-    if let Mode::Money { games, .. } = &mut options.mode {
+    if let Mode::Money { games, jacoby, .. } = &mut options.mode {
         *games = Some(1);
+        // Without the cube the Jacoby rule would score every gammon as a single.
+        *jacoby = !cubeless;
     }
     let mut s = Backgammon::new(options).expect("money options are valid");
     let mut dice = ChaChaDice::new(seed);
