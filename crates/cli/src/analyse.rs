@@ -16,8 +16,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 use tabula_ai::backgammon::NeuralEvaluator;
 use tabula_ai::study::analyse::{analyse, rating, Analysis, Kind, Mark, Settings, Step};
-use tabula_ai::study::report::{decision_report, player_report, DecisionReport, PlayerReport};
-use tabula_core::{ByColor, Color};
+use tabula_ai::study::report::{decision_report, players, DecisionReport, PlayerReport};
+use tabula_core::ByColor;
 use tabula_tables::notation::mat::replay_mat;
 
 /// The largest file `analyse` reads (a long money session is well under it).
@@ -105,10 +105,7 @@ pub fn run(out: &mut dyn Write, args: &AnalyseArgs) -> Result<()> {
             match_length: replay.length,
             plies: args.plies,
             seconds,
-            players: [
-                player_report(&names.white, Color::White, &analysis.white),
-                player_report(&names.black, Color::Black, &analysis.black),
-            ],
+            players: players(names, &analysis),
             decisions: analysis
                 .decisions
                 .iter()

@@ -29,29 +29,41 @@ pub struct Push {
 
 struct Channel {
     sender: broadcast::Sender<Arc<Push>>,
+    /// Notes about the game that are not events (an analysis's progress).
+    notes: broadcast::Sender<Arc<Value>>,
     pushed: i64,
+}
+
+impl Channel {
+    fn new() -> Channel {
+        Channel {
+            sender: broadcast::channel(256).0,
+            notes: broadcast::channel(64).0,
+            pushed: 0,
+        }
+    }
 }
 
 /// The per-game channels of this instance.
 #[derive(Default)]
 pub struct Hub {
     channels: Mutex<HashMap<String, Channel>>,
-    /// Notes about a game that are not events (an analysis's progress), per game.
-    notes: Mutex<HashMap<String, broadcast::Sender<Arc<Value>>>>,
 }
 
 impl Hub {
-    /// Subscribes to a game's pushes.
-    pub fn subscribe(&self, game: &str) -> broadcast::Receiver<Arc<Push>> {
+    /// Subscribes to a game's pushes and notes.
+    pub fn subscribe(
+        &self,
+        game: &str,
+    ) -> (
+        broadcast::Receiver<Arc<Push>>,
+        broadcast::Receiver<Arc<Value>>,
+    ) {
         let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
-        channels
+        let channel = channels
             .entry(game.to_string())
-            .or_insert_with(|| Channel {
-                sender: broadcast::channel(256).0,
-                pushed: 0,
-            })
-            .sender
-            .subscribe()
+            .or_insert_with(Channel::new);
+        (channel.sender.subscribe(), channel.notes.subscribe())
     }
 
     /// The last version pushed for `game`, when someone is watching it here.
@@ -75,21 +87,13 @@ impl Hub {
         }
     }
 
-    /// Subscribes to a game's notes.
-    pub fn subscribe_notes(&self, game: &str) -> broadcast::Receiver<Arc<Value>> {
-        let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
-        notes
-            .entry(game.to_string())
-            .or_insert_with(|| broadcast::channel(64).0)
-            .subscribe()
-    }
-
     /// Sends a note to the game's watchers on this instance, if any.
     pub fn note(&self, game: &str, note: Value) {
-        let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(sender) = notes.get(game) {
-            if sender.send(Arc::new(note)).is_err() {
-                notes.remove(game);
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(channel) = channels.get(game) {
+            if channel.notes.send(Arc::new(note)).is_err() {
+                // Nobody watches the game here any more.
+                channels.remove(game);
             }
         }
     }

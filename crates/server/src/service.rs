@@ -52,7 +52,12 @@ pub struct App {
     pub analysis: crate::analysis::Config,
     /// Wakes this instance's analysis worker when a request here queues a job.
     pub analysis_wake: tokio::sync::Notify,
+    /// Hints worked out at once ([`HINTS_AT_ONCE`]); more wait up to a second, then 503.
+    pub hints: tokio::sync::Semaphore,
 }
+
+/// How many hints an instance works out at once.
+pub const HINTS_AT_ONCE: usize = 2;
 
 /// The per-game lock and the game loaded under it (`None` until loaded, or after a failed
 /// commit).
@@ -348,6 +353,7 @@ impl App {
             accounts: crate::accounts::Accounts::new(crate::accounts::Settings::from_env()),
             analysis: crate::analysis::Config::from_env(),
             analysis_wake: tokio::sync::Notify::new(),
+            hints: tokio::sync::Semaphore::new(HINTS_AT_ONCE),
         }
     }
 

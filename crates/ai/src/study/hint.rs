@@ -8,15 +8,19 @@ use super::cube::{CubeAnalysis, Unit};
 use super::nply::{self, Filter};
 use crate::backgammon::cube::{self as cube_rules, CubeState, Stakes};
 use crate::backgammon::{Evaluator, Probabilities};
+use serde::Serialize;
 use tabula_core::{Decision, Dice, Game, Status};
 use tabula_tables::backgammon::Backgammon;
 use tabula_tables::notation::format_play;
 use tabula_tables::MoveGen;
 
 /// One ranked play.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HintPlay {
+    /// Its rank, 1 for the best.
+    pub rank: usize,
     /// The play in gnubg's notation.
+    #[serde(rename = "move")]
     pub play: String,
     /// Its value in the hint's unit.
     pub equity: f32,
@@ -79,9 +83,11 @@ pub fn hint(eval: &(impl Evaluator + Sync), session: &Backgammon, plies: u32) ->
             let best = ranked.first().map(|r| score(&r.chances));
             let plays = ranked
                 .iter()
-                .map(|r| {
+                .enumerate()
+                .map(|(i, r)| {
                     let equity = score(&r.chances);
                     HintPlay {
+                        rank: i + 1,
                         play: legal
                             .iter()
                             .find(|(_, a)| *a == r.after)

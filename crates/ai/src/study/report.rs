@@ -3,9 +3,9 @@
 //! value for the equity graph, the proper cube action) and one per player (error rates and
 //! rating). `tabula analyse --json` prints them and the server stores them with the game.
 
-use super::analyse::{rating, Decision, Kind, PlayerStats, Step};
+use super::analyse::{rating, Analysis, Decision, Kind, PlayerStats, Step};
 use serde::Serialize;
-use tabula_core::Color;
+use tabula_core::{ByColor, Color};
 use tabula_tables::notation::format_play;
 use tabula_tables::Position;
 
@@ -137,4 +137,12 @@ pub fn decision_report(d: &Decision, steps: &[Step]) -> DecisionReport {
         value: d.value,
         proper: d.cube_analysis.map(|a| a.verdict()),
     }
+}
+
+/// Both players' reports, White's first, under their `names`.
+pub fn players(names: &ByColor<String>, analysis: &Analysis) -> [PlayerReport; 2] {
+    [
+        player_report(&names.white, Color::White, &analysis.white),
+        player_report(&names.black, Color::Black, &analysis.black),
+    ]
 }

@@ -174,6 +174,11 @@ async fn games_that_cannot_be_analysed_are_refused_with_a_reason() {
         (s, r["error"]["code"].as_str()),
         (400, Some("not_backgammon"))
     );
+    let (s, r) = alice.get(&format!("/api/games/{hid}/hint")).await;
+    assert_eq!(
+        (s, r["error"]["code"].as_str()),
+        (400, Some("not_backgammon"))
+    );
     let (s, r) = alice.post("/api/games/nonsense/analysis", json!({})).await;
     assert_eq!(s, 404, "{r}");
     // Nothing was queued by the refusals.
@@ -304,4 +309,40 @@ async fn a_guest_gets_hints_against_a_bot_and_a_rated_game_gets_none() {
         (s, r["error"]["code"].as_str()),
         (403, Some("hints_not_allowed"))
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_analysis_queue_answers_busy_and_a_finished_game_gets_no_hint() {
+    // No worker here (threads 0), so queued jobs stay queued; one may wait.
+    let env = [
+        ("TABULA_ANALYSIS_PLIES", "0"),
+        ("TABULA_ANALYSIS_THREADS", "0"),
+        ("TABULA_ANALYSIS_QUEUE", "1"),
+    ];
+    let server = Server::start_with_env(&sqlite(), &env);
+    let alice = Client::guest(&server.base, "alice").await;
+    let (first, second) = (
+        finished_game(&alice, 1).await,
+        finished_game(&alice, 2).await,
+    );
+    let (s, r) = alice.get(&format!("/api/games/{first}/hint")).await;
+    assert_eq!(
+        (s, r["error"]["code"].as_str()),
+        (409, Some("not_your_decision"))
+    );
+    let (s, r) = alice
+        .post(&format!("/api/games/{first}/analysis"), json!({}))
+        .await;
+    assert_eq!((s, r["state"].as_str()), (202, Some("queued")), "{r}");
+    let (s, r) = alice
+        .post(&format!("/api/games/{second}/analysis"), json!({}))
+        .await;
+    assert_eq!((s, r["error"]["code"].as_str()), (503, Some("busy")), "{r}");
+    // The queued job is still the first game's, and asking for it again is no new job.
+    let (s, r) = alice
+        .post(&format!("/api/games/{first}/analysis"), json!({}))
+        .await;
+    assert_eq!((s, r["state"].as_str()), (200, Some("queued")), "{r}");
+    let (s, _) = alice.get(&format!("/api/games/{second}/analysis")).await;
+    assert_eq!(s, 404);
 }

@@ -23,15 +23,16 @@ use std::sync::Arc;
 use std::time::Duration;
 use tabula_ai::backgammon::NeuralEvaluator;
 use tabula_ai::study::analyse::{analyse, Settings, Step};
-use tabula_ai::study::report::{decision_report, player_report, DecisionReport, PlayerReport};
-use tabula_core::{ByColor, Color};
+use tabula_ai::study::report::{decision_report, players, DecisionReport, PlayerReport};
+use tabula_core::ByColor;
 
 /// How the analysis runs on this instance (`tabula serve`'s environment).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Config {
     /// Plies of the analysis (`TABULA_ANALYSIS_PLIES`, 0 to 3, default 2).
     pub plies: u32,
-    /// Threads of one job (`TABULA_ANALYSIS_THREADS`, default 1).
+    /// Threads of one job (`TABULA_ANALYSIS_THREADS`, default 1); 0 runs no worker on this
+    /// instance (it queues and serves analyses, others do the work).
     pub threads: usize,
     /// Jobs that may wait (`TABULA_ANALYSIS_QUEUE`, default 64).
     pub queue: i64,
@@ -57,7 +58,7 @@ impl Config {
                 .filter(|p| (0..=3).contains(p))
                 .map_or(d.plies, |p| p as u32),
             threads: get("TABULA_ANALYSIS_THREADS")
-                .filter(|t| (1..=64).contains(t))
+                .filter(|t| (0..=64).contains(t))
                 .map_or(d.threads, |t| t as usize),
             queue: get("TABULA_ANALYSIS_QUEUE")
                 .filter(|q| *q >= 1)
@@ -132,6 +133,9 @@ async fn announce(state: &AppState, game: &str, job_state: &str, done: usize, to
 /// Starts this instance's worker: it claims jobs until the process ends, waking when a
 /// request here queues one and every few seconds for the other instances' requests.
 pub fn spawn_worker(state: AppState) {
+    if state.analysis.threads == 0 {
+        return;
+    }
     let worker = crate::auth::new_token();
     tokio::spawn(async move {
         loop {
@@ -217,10 +221,7 @@ async fn run(
                 plies,
                 seconds: started.elapsed().as_secs_f64(),
                 match_length,
-                players: [
-                    player_report(&names.white, Color::White, &analysis.white),
-                    player_report(&names.black, Color::Black, &analysis.black),
-                ],
+                players: players(&names, &analysis),
                 decisions: analysis
                     .decisions
                     .iter()

@@ -8,15 +8,17 @@ use crate::analysis::store::{JobRow, Queued};
 use crate::auth::Auth;
 use crate::error::{ApiError, Json};
 use crate::games::Table;
+use crate::service::Loaded;
 use crate::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use tabula_ai::backgammon::NeuralEvaluator;
 use tabula_ai::study::cube::Unit;
-use tabula_ai::study::hint::{self, Hint};
+use tabula_ai::study::hint::{self, Hint, HintPlay};
 use tabula_core::{Color, Game, Status};
+use tabula_tables::backgammon::Backgammon;
 use utoipa::ToSchema;
 
 /// A game's analysis: where the job stands and, once done, the report.
@@ -31,6 +33,18 @@ pub struct AnalysisView {
     /// `mark`, `luck`, `value`, `proper`); docs/protocol.md, "Analysis".
     #[schema(value_type = Option<Object>)]
     pub report: Option<Value>,
+}
+
+/// The backgammon session of `game`, or 400 `not_backgammon`.
+fn backgammon(game: &Loaded) -> Result<&Backgammon, ApiError> {
+    match &game.table {
+        Table::Backgammon(session) => Ok(session),
+        _ => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "not_backgammon",
+            "only backgammon games are analysed or given hints",
+        )),
+    }
 }
 
 fn view(job: JobRow) -> AnalysisView {
@@ -56,13 +70,7 @@ pub async fn request(
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<AnalysisView>), ApiError> {
     let game = state.load(&id).await?;
-    if !matches!(game.table, Table::Backgammon(_)) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "not_backgammon",
-            "only backgammon games are analysed",
-        ));
-    }
+    backgammon(&game)?;
     if game.row.state != "finished" {
         return Err(ApiError::conflict(
             "not_finished",
@@ -131,7 +139,7 @@ pub struct HintView {
     /// negative).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Vec<Object>>)]
-    pub moves: Option<Vec<Value>>,
+    pub moves: Option<Vec<HintPlay>>,
     /// Cube: the player answers a double (else may double).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answering: Option<bool>,
@@ -148,9 +156,6 @@ pub struct HintView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proper: Option<String>,
 }
-
-/// How many hints are worked out at once on an instance; more wait up to a second, then 503.
-const HINTS_AT_ONCE: usize = 2;
 
 fn unit_name(unit: Unit) -> &'static str {
     match unit {
@@ -174,15 +179,8 @@ pub async fn hint(
     Auth(me): Auth,
     Path(id): Path<String>,
 ) -> Result<Json<HintView>, ApiError> {
-    static PERMITS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(HINTS_AT_ONCE);
     let game = state.load(&id).await?;
-    let Table::Backgammon(session) = &game.table else {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "not_backgammon",
-            "hints are given for backgammon only",
-        ));
-    };
+    let session = backgammon(&game)?;
     let mine = [Color::White, Color::Black]
         .into_iter()
         .find(|&c| game.row.seat(c) == Some(me.id.as_str()))
@@ -203,7 +201,7 @@ pub async fn hint(
             "it is not your decision now",
         ));
     }
-    let _permit = tokio::time::timeout(std::time::Duration::from_secs(1), PERMITS.acquire())
+    let _permit = tokio::time::timeout(std::time::Duration::from_secs(1), state.hints.acquire())
         .await
         .ok()
         .and_then(Result::ok)
@@ -229,16 +227,7 @@ pub async fn hint(
             unit: unit_name(unit),
             plies,
             dice: Some(dice.to_string()),
-            moves: Some(
-                plays
-                    .iter()
-                    .take(5)
-                    .enumerate()
-                    .map(|(i, p)| {
-                        json!({"rank": i + 1, "move": p.play, "equity": p.equity, "diff": p.diff})
-                    })
-                    .collect(),
-            ),
+            moves: Some(plays.into_iter().take(5).collect()),
             answering: None,
             no_double: None,
             double_take: None,

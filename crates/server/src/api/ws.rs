@@ -76,8 +76,7 @@ async fn catch_up(state: &AppState, id: &str, last: &mut i64, sink: &mut Sink) -
 }
 
 async fn session(socket: WebSocket, state: AppState, id: String, since: i64) {
-    let mut rx = state.hub.subscribe(&id);
-    let mut notes = state.hub.subscribe_notes(&id);
+    let (mut rx, mut notes) = state.hub.subscribe(&id);
     let (mut sink, mut stream) = socket.split();
     let mut last = since.max(0);
     if !catch_up(&state, &id, &mut last, &mut sink).await {

@@ -160,6 +160,12 @@ fn sides(pos: &Position) -> ([u8; 24], [u8; 24]) {
 /// Writes the per-point inputs of `pos` (seen from the player on roll) into `out`
 /// ([`Encoding::Points`]).
 pub fn encode(pos: &Position, out: &mut Inputs) {
+    encode_points(pos, out);
+}
+
+/// The per-point inputs, and each side's checkers on its own points (which the features
+/// count too).
+fn encode_points(pos: &Position, out: &mut Inputs) -> ([u8; 24], [u8; 24]) {
     out.len = 0;
     let (mine, theirs) = sides(pos);
     side(out, 0, &mine, pos.mover_on(25), pos.mover_off());
@@ -170,13 +176,13 @@ pub fn encode(pos: &Position, out: &mut Inputs) {
         pos.opponent_on(0),
         pos.opponent_off(),
     );
+    (mine, theirs)
 }
 
 /// Writes the per-point inputs of `pos` and the hand-crafted features into `out`
 /// ([`Encoding::Features`]).
 pub fn encode_with_features(pos: &Position, out: &mut Inputs) {
-    encode(pos, out);
-    let (mine, theirs) = sides(pos);
+    let (mine, theirs) = encode_points(pos, out);
     let (bar, their_bar) = (pos.mover_on(25), pos.opponent_on(0));
     let ours = features::side(&mine, bar, &theirs, their_bar);
     let others = features::side(&theirs, their_bar, &mine, bar);
