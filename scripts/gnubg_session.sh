@@ -16,20 +16,10 @@ level=${3:-strong}
 port=${4:-4321}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-here=$(cd "$(dirname "$0")/.." && pwd)
-gnubg=$(command -v gnubg || echo /usr/games/gnubg)
-"$here/target/release/tabula" external --listen "127.0.0.1:$port" --level "$level" --seed 1 \
-    >"$out/tabula.log" 2>&1 &
-tabula=$!
-trap 'kill $tabula 2>/dev/null || true' EXIT
-sleep 1
+source "$(dirname "$0")/gnubg_lib.sh"
+start_tabula "$out" "$level" "$port"
 {
-    echo "set player 1 external 127.0.0.1:$port"
-    echo "set player 1 name tabula"
-    echo "set player 0 gnubg"
-    echo "set player 0 chequerplay evaluation plies 0"
-    echo "set player 0 cubedecision evaluation plies 0"
-    echo "set display off"
+    players "$port"
     echo "set automatic game off"
     echo "new session"
     for _ in $(seq "$lines"); do echo "new game"; done

@@ -1,0 +1,25 @@
+# Shared by scripts/gnubg_session.sh and scripts/gnubg_matches.sh (sourced, not run):
+# starting Tabula on gnubg's external-player interface, and the player set-up lines.
+
+# start_tabula OUT LEVEL PORT: serves `tabula external` on 127.0.0.1:PORT in the background
+# (log in OUT/tabula.log), stopped when the script exits; sets `gnubg` to gnubg's binary.
+start_tabula() {
+    local out=$1 level=$2 port=$3 here
+    here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    gnubg=$(command -v gnubg || echo /usr/games/gnubg)
+    "$here/target/release/tabula" external --listen "127.0.0.1:$port" --level "$level" \
+        --seed 1 >"$out/tabula.log" 2>&1 &
+    tabula=$!
+    trap 'kill $tabula 2>/dev/null || true' EXIT
+    sleep 1
+}
+
+# players PORT: Tabula in seat 1 over the interface, gnubg at 0-ply in seat 0, no display.
+players() {
+    echo "set player 1 external 127.0.0.1:$1"
+    echo "set player 1 name tabula"
+    echo "set player 0 gnubg"
+    echo "set player 0 chequerplay evaluation plies 0"
+    echo "set player 0 cubedecision evaluation plies 0"
+    echo "set display off"
+}
