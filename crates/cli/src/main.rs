@@ -13,6 +13,7 @@ mod external;
 mod input;
 mod moves;
 mod play;
+mod rollout;
 mod selfplay;
 mod serve;
 mod show;
@@ -114,7 +115,7 @@ enum Command {
     Hint(study::HintArgs),
     /// Roll out a backgammon position: play it to the end many times (seeded, in parallel,
     /// luck-adjusted) and print the mean result with its standard error.
-    Rollout(study::RolloutArgs),
+    Rollout(rollout::RolloutArgs),
     /// Analyse a backgammon match or money session (.mat file): every chequer and cube
     /// error with gnubg's marks, the luck of every roll, and each player's error rates.
     Analyse(analyse::AnalyseArgs),
@@ -318,7 +319,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Eval(args) => study::eval(&mut out, &args)?,
         Command::Analyse(args) => analyse::run(&mut out, &args)?,
         Command::Hint(args) => study::hint(&mut out, &args)?,
-        Command::Rollout(args) => study::rollout_command(&mut out, &args)?,
+        Command::Rollout(args) => rollout::rollout_command(&mut out, &args)?,
         Command::VerifyDice(args) => verify::verify_dice(&mut out, &args)?,
     }
     out.flush()?;

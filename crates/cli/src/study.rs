@@ -14,14 +14,13 @@ use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 use std::io::Write;
-use std::time::Instant;
 use tabula_ai::backgammon::cube::{CubeState, Stakes};
 use tabula_ai::backgammon::cubeful::{self, Owner};
+use tabula_ai::backgammon::match_cube::Holder;
 use tabula_ai::backgammon::met::Crawford;
 use tabula_ai::backgammon::{NeuralEvaluator, Probabilities};
 use tabula_ai::study::cube::{CubeAnalysis, Unit};
 use tabula_ai::study::nply::{self, Filter};
-use tabula_ai::study::rollout::{rollout, RolloutConfig, RolloutResult};
 use tabula_tables::{MoveGen, Position};
 
 /// The deepest search the commands allow (3-ply takes seconds per play).
@@ -62,36 +61,9 @@ pub struct HintArgs {
     pub json: bool,
 }
 
-/// The options of `tabula rollout`.
-#[derive(Debug, Args)]
-pub struct RolloutArgs {
-    /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start` (the player on roll is
-    /// to roll).
-    #[arg(allow_hyphen_values = true)]
-    pub position: String,
-    /// Games to play out (default 1296: every pair of first rolls once).
-    #[arg(long, default_value_t = 1296)]
-    pub trials: u32,
-    /// Stop each game after this many plays and take the nets' judgement there.
-    #[arg(long)]
-    pub truncate: Option<u32>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// The seed of the dice.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Play the games without subtracting the luck of the rolls (plainer, noisier).
-    #[arg(long)]
-    pub no_variance_reduction: bool,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
-
 /// The five chances as JSON and text show them.
 #[derive(Debug, Clone, Copy, Serialize)]
-struct ChancesJson {
+pub(crate) struct ChancesJson {
     win: f32,
     win_gammon: f32,
     win_backgammon: f32,
@@ -115,7 +87,7 @@ impl From<&Probabilities> for ChancesJson {
 
 /// A cube decision as JSON shows it.
 #[derive(Debug, Clone, Serialize)]
-struct CubeJson {
+pub(crate) struct CubeJson {
     /// `money` (points per unit of the current cube) or `match` (match-winning chance).
     unit: &'static str,
     no_double: f32,
@@ -142,7 +114,7 @@ impl From<&CubeAnalysis> for CubeJson {
 
 /// The cube and stakes a position's notation records, for the player on roll, and who holds
 /// the cube as that player sees it.
-fn cube_state(setup: &Setup) -> Result<(CubeState, Owner)> {
+pub(crate) fn cube_state(setup: &Setup) -> Result<(CubeState, Owner)> {
     let (jacoby, beavers) = match &setup.notation {
         Notation::Xgid(x) => (x.jacoby, x.beavers),
         Notation::GnubgId(m) => (m.jacoby, true),
@@ -180,6 +152,11 @@ fn cube_state(setup: &Setup) -> Result<(CubeState, Owner)> {
                     Crawford::Pre
                 },
                 crawford_game,
+                holder: match owner {
+                    Owner::Centred => Holder::Centred,
+                    Owner::Player => Holder::Player,
+                    Owner::Opponent => Holder::Opponent,
+                },
             }
         }
     };
@@ -193,7 +170,7 @@ fn cube_state(setup: &Setup) -> Result<(CubeState, Owner)> {
 }
 
 /// The cube decision of the player on roll; `None` when the opponent holds the cube.
-fn cube_decision(setup: &Setup, p: &Probabilities) -> Result<Option<CubeAnalysis>> {
+pub(crate) fn cube_decision(setup: &Setup, p: &Probabilities) -> Result<Option<CubeAnalysis>> {
     let (state, owner) = cube_state(setup)?;
     Ok((owner != Owner::Opponent).then(|| CubeAnalysis::new(p, &state)))
 }
@@ -218,7 +195,7 @@ fn check_plies(plies: u32) -> Result<()> {
     Ok(())
 }
 
-fn finished(setup: &Setup) -> Result<()> {
+pub(crate) fn finished(setup: &Setup) -> Result<()> {
     if setup.board.bore_off_end(true).is_some() {
         return Err(bad_input(
             "the game in this position is over: nothing to evaluate",
@@ -245,7 +222,7 @@ fn describe_stakes(state: &CubeState, setup: &Setup) -> String {
     }
 }
 
-fn percent(x: f32) -> String {
+pub(crate) fn percent(x: f32) -> String {
     format!("{:5.1} %", 100.0 * x)
 }
 
@@ -264,7 +241,7 @@ fn write_chances(out: &mut dyn Write, p: &Probabilities) -> Result<()> {
     Ok(())
 }
 
-fn write_cube(out: &mut dyn Write, a: &CubeAnalysis) -> Result<()> {
+pub(crate) fn write_cube(out: &mut dyn Write, a: &CubeAnalysis) -> Result<()> {
     let best = a.best();
     let fmt = |x: f32| match a.unit {
         Unit::Money => format!("{x:+.3}"),
@@ -503,153 +480,6 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
             ranked.len() - shown
         )?;
     }
-    Ok(())
-}
-
-/// `tabula rollout`.
-pub fn rollout_command(out: &mut dyn Write, args: &RolloutArgs) -> Result<()> {
-    let setup = Setup::parse(&args.position)?;
-    finished(&setup)?;
-    if args.trials == 0 {
-        return Err(bad_input("--trials must be at least 1"));
-    }
-    // A score that cannot be played on is refused before the work, not after it.
-    cube_state(&setup)?;
-    if args.threads == Some(0) {
-        return Err(bad_input("--threads must be at least 1"));
-    }
-    let config = RolloutConfig {
-        trials: args.trials,
-        truncate: args.truncate,
-        seed: args.seed,
-        variance_reduction: !args.no_variance_reduction,
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()?;
-    let threads = pool.current_num_threads();
-    let bar = indicatif::ProgressBar::new(u64::from(args.trials));
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} trials, {elapsed} elapsed, about {eta} left",
-        )
-        .expect("a valid template"),
-    );
-    let nets = NeuralEvaluator::shipped();
-    let start = Instant::now();
-    let result = pool.install(|| {
-        rollout(
-            nets,
-            MoveGen::new,
-            NeuralEvaluator::exact,
-            &setup.board,
-            &config,
-            || bar.inc(1),
-        )
-    });
-    bar.finish_and_clear();
-    let seconds = start.elapsed().as_secs_f64();
-    let analysis = cube_decision(&setup, &result.chances)?;
-    if args.json {
-        write_rollout_json(out, &result, &config, threads, seconds, analysis.as_ref())?;
-        return Ok(());
-    }
-    writeln!(
-        out,
-        "Rollout: {} on roll, {} trials, seed {}, {}, {}, {} thread{}, {:.1} s",
-        capitalized(setup.on_roll),
-        result.trials,
-        config.seed,
-        match config.truncate {
-            Some(n) => format!("truncated after {n} plays"),
-            None => "played to the end (exact bear-offs)".to_string(),
-        },
-        if config.variance_reduction {
-            "luck-adjusted"
-        } else {
-            "no variance reduction"
-        },
-        threads,
-        if threads == 1 { "" } else { "s" },
-        seconds
-    )?;
-    let p = &result.chances;
-    let se = result.std_err;
-    writeln!(
-        out,
-        "Win {} ± {:.2}  gammon {} ± {:.2}  backgammon {} ± {:.2}",
-        percent(p.win),
-        100.0 * se[0],
-        percent(p.win_gammon),
-        100.0 * se[1],
-        percent(p.win_backgammon),
-        100.0 * se[2]
-    )?;
-    writeln!(
-        out,
-        "Lose {}  gammon {} ± {:.2}  backgammon {} ± {:.2}",
-        percent(1.0 - p.win),
-        percent(p.lose_gammon),
-        100.0 * se[3],
-        percent(p.lose_backgammon),
-        100.0 * se[4]
-    )?;
-    writeln!(
-        out,
-        "Cubeless equity {:+.3} ± {:.3} (standard error); with 95 % confidence between {:+.3} and {:+.3}",
-        result.equity,
-        result.equity_std_err,
-        result.equity - result.equity_ci95(),
-        result.equity + result.equity_ci95()
-    )?;
-    if let Some(a) = &analysis {
-        write_cube(out, a)?;
-    }
-    Ok(())
-}
-
-fn write_rollout_json(
-    out: &mut dyn Write,
-    r: &RolloutResult,
-    config: &RolloutConfig,
-    threads: usize,
-    seconds: f64,
-    cube: Option<&CubeAnalysis>,
-) -> Result<()> {
-    #[derive(Serialize)]
-    struct RolloutJson {
-        trials: u32,
-        seed: u64,
-        truncate: Option<u32>,
-        variance_reduction: bool,
-        threads: usize,
-        seconds: f64,
-        chances: ChancesJson,
-        std_err: [f64; 5],
-        equity: f64,
-        equity_std_err: f64,
-        equity_ci95: [f64; 2],
-        #[serde(skip_serializing_if = "Option::is_none")]
-        cube: Option<CubeJson>,
-    }
-    serde_json::to_writer(
-        &mut *out,
-        &RolloutJson {
-            trials: r.trials,
-            seed: config.seed,
-            truncate: config.truncate,
-            variance_reduction: config.variance_reduction,
-            threads,
-            seconds,
-            chances: (&r.chances).into(),
-            std_err: r.std_err,
-            equity: r.equity,
-            equity_std_err: r.equity_std_err,
-            equity_ci95: [r.equity - r.equity_ci95(), r.equity + r.equity_ci95()],
-            cube: cube.map(Into::into),
-        },
-    )?;
-    writeln!(out)?;
     Ok(())
 }
 

@@ -9,25 +9,15 @@
 //! issue 15 the thresholds were fixed (double from 75 % wins, take at cubeless equity -0.5)
 //! and ignored gammons on the doubler's side and the value of owning the cube.
 //!
-//! **Match.** Each outcome of the game (win or lose a single game, gammon or backgammon at
-//! the cube's value) is turned into match-winning chances with the match equity table
-//! ([`super::met`]), and the decisions compare those chances:
-//!
-//! - *no double*: the outcomes at the current cube;
-//! - *double, take*: the outcomes at twice the cube;
-//! - *double, drop*: the doubler wins the current cube's points.
-//!
-//! This is the **dead-cube approximation**: after the decision the cube is assumed never to
-//! move again, so the value of owning it is ignored. Two corrections stand in for it. The
-//! doubler doubles only when the taker would then be near the drop point (doubled-and-taken
-//! equity at least [`MATCH_WINDOW`] of the way from losing to the drop, in units normalised
-//! to the doubled stake, as 68 % is for money) — unless the taker could never use the cube
-//! (a win at the doubled cube already wins them the match), where waiting has no value, which
-//! is why the trailer doubles at once after the Crawford game. And the taker takes slightly
-//! worse positions than the dead-cube take point while the cube it receives is alive
-//! ([`RECUBE_VIG`]). The leader never doubles when a win at the current cube already wins
-//! the match, and a player takes every double whose drop would lose the match (a free take;
-//! the free drop of the leader comes out of the table).
+//! **Match.** Cubeful match-winning chances by Janowski's interpolation carried over to
+//! match play ([`super::match_cube`], the same cube efficiency): the values of no double
+//! (the cube where it is), double/take (the cube at twice its value, held by the taker) and
+//! double/drop (the doubler wins the current cube's points) are compared exactly as for
+//! money, and the taker takes while taking is worth at least the drop. Until issue 15's
+//! second part this used the dead-cube values with two hand-set corrections, and doubled
+//! too early. A drop that would lose the match is always taken (taking can only be worth
+//! more than nothing); the leader who wins the match by winning the current cube never
+//! doubles.
 //!
 //! In the Crawford game the session never asks for a cube decision; [`should_double`] also
 //! answers no there. A backgammon is counted three times (the bar-quadruple option is
@@ -35,17 +25,10 @@
 
 use super::cubeful::{self, MoneyDecision, Owner, CUBE_EFFICIENCY};
 use super::eval::Probabilities;
-use super::met::{met, Crawford};
+use super::match_cube::{cubeful_chances, Holder, Score};
+use super::met::Crawford;
 use tabula_core::Color;
 use tabula_tables::backgammon::{Backgammon, Mode};
-
-/// In a match, double when the doubled-and-taken equity, normalised so that losing the
-/// doubled game is -1 and the drop +1, is at least this (money's 68 % with no gammons).
-const MATCH_WINDOW: f32 = 0.7;
-/// In a match, the taker accepts this fraction of the doubled game's swing in match-winning
-/// chances below the dead-cube take point while the cube it receives is alive (money's
-/// take point moves from 25 % to about 21.5 % with cube ownership).
-const RECUBE_VIG: f32 = 0.035;
 
 /// Money: beaver only as a clear favourite (cubeful equity after taking, per unit of the
 /// doubled cube, above this). In theory any take where the taker is the favourite is a
@@ -86,6 +69,8 @@ pub enum Stakes {
         next: Crawford,
         /// Whether this is the Crawford game (no cube).
         crawford_game: bool,
+        /// Who holds the cube, seen by the deciding player.
+        holder: Holder,
     },
 }
 
@@ -124,6 +109,11 @@ impl CubeState {
                         Crawford::Pre
                     },
                     crawford_game: session.is_crawford_game(),
+                    holder: match cube.owner() {
+                        None => Holder::Centred,
+                        Some(owner) if owner == player => Holder::Player,
+                        Some(_) => Holder::Opponent,
+                    },
                 }
             }
         };
@@ -134,50 +124,39 @@ impl CubeState {
     }
 }
 
-/// Match-winning chances after the game ends with the deciding player `points` ahead
-/// (negative: behind) of the score before it.
-fn after(away_me: u32, away_opp: u32, next: Crawford, points: i64) -> f32 {
-    if points >= 0 {
-        met(away_me.saturating_sub(points as u32), away_opp, next)
-    } else {
-        met(away_me, away_opp.saturating_sub((-points) as u32), next)
+impl Stakes {
+    /// The match score, or `None` in money play.
+    fn score(&self) -> Option<(Score, Holder, bool)> {
+        match *self {
+            Stakes::Money { .. } => None,
+            Stakes::Match {
+                away_me,
+                away_opp,
+                next,
+                crawford_game,
+                holder,
+            } => Some((
+                Score {
+                    away_me,
+                    away_opp,
+                    next,
+                },
+                holder,
+                crawford_game,
+            )),
+        }
     }
 }
 
-/// Cubeless match-winning chances with `p` played out at a cube of `cube`.
-fn match_chances(p: &Probabilities, cube: u32, away_me: u32, away_opp: u32, next: Crawford) -> f32 {
-    let c = i64::from(cube);
-    let at = |points: i64| after(away_me, away_opp, next, points * c);
-    let win_single = p.win - p.win_gammon;
-    let win_gammon = p.win_gammon - p.win_backgammon;
-    let lose_single = (1.0 - p.win) - p.lose_gammon;
-    let lose_gammon = p.lose_gammon - p.lose_backgammon;
-    win_single * at(1)
-        + win_gammon * at(2)
-        + p.win_backgammon * at(3)
-        + lose_single * at(-1)
-        + lose_gammon * at(-2)
-        + p.lose_backgammon * at(-3)
-}
-
 /// The match-winning chances of the player on roll with chances `p` after no double,
-/// double/take and double/drop, by the dead-cube approximation of the module docs; `None`
-/// in money play.
+/// double/take and double/drop (cubeful, [`super::match_cube`]); `None` in money play.
 pub fn match_decision(p: &Probabilities, state: &CubeState) -> Option<(f32, f32, f32)> {
-    let Stakes::Match {
-        away_me,
-        away_opp,
-        next,
-        ..
-    } = state.stakes
-    else {
-        return None;
-    };
+    let (score, holder, _) = state.stakes.score()?;
     let c = state.cube;
     Some((
-        match_chances(p, c, away_me, away_opp, next),
-        match_chances(p, 2 * c, away_me, away_opp, next),
-        after(away_me, away_opp, next, i64::from(c)),
+        cubeful_chances(p, c, holder, &score, CUBE_EFFICIENCY),
+        cubeful_chances(p, 2 * c, Holder::Opponent, &score, CUBE_EFFICIENCY),
+        score.after(i64::from(c)),
     ))
 }
 
@@ -185,20 +164,9 @@ pub fn match_decision(p: &Probabilities, state: &CubeState) -> Option<(f32, f32,
 /// current cube's points (a single game); `None` in money play. Analysis turns match-winning
 /// chances into money equivalents with them.
 pub fn match_cube_swing(state: &CubeState) -> Option<(f32, f32)> {
-    let Stakes::Match {
-        away_me,
-        away_opp,
-        next,
-        ..
-    } = state.stakes
-    else {
-        return None;
-    };
+    let (score, _, _) = state.stakes.score()?;
     let c = i64::from(state.cube);
-    Some((
-        after(away_me, away_opp, next, c),
-        after(away_me, away_opp, next, -c),
-    ))
+    Some((score.after(c), score.after(-c)))
 }
 
 /// Whether the player on roll, with cubeless chances `p`, should double.
@@ -211,30 +179,15 @@ pub fn should_double(p: &Probabilities, state: &CubeState) -> bool {
         } => MoneyDecision::new(p, centred, jacoby_applies, CUBE_EFFICIENCY).should_double(),
         Stakes::Match {
             away_me,
-            away_opp,
-            next,
             crawford_game,
+            ..
         } => {
             // A win at this cube already wins the match: doubling can only cost.
             if crawford_game || away_me <= state.cube {
                 return false;
             }
-            let c = state.cube;
-            let no_double = match_chances(p, c, away_me, away_opp, next);
-            let taken = match_chances(p, 2 * c, away_me, away_opp, next);
-            let dropped = after(away_me, away_opp, next, i64::from(c));
-            if taken.min(dropped) <= no_double {
-                return false;
-            }
-            // A taker who could never use the cube gives the doubler no reason to wait.
-            let dead_for_taker = away_opp <= 2 * c;
-            let lose = after(away_me, away_opp, next, -2 * i64::from(c));
-            let normalised = if dropped > lose {
-                2.0 * (taken - lose) / (dropped - lose) - 1.0
-            } else {
-                1.0
-            };
-            dead_for_taker || normalised >= MATCH_WINDOW
+            let (no_double, taken, dropped) = match_decision(p, state).expect("a match");
+            taken.min(dropped) > no_double
         }
     }
 }
@@ -244,26 +197,13 @@ pub fn should_double(p: &Probabilities, state: &CubeState) -> bool {
 pub fn answer_double(p: &Probabilities, state: &CubeState) -> Answer {
     match state.stakes {
         Stakes::Money { beavers, .. } => money_answer(p, beavers),
-        Stakes::Match {
-            away_me,
-            away_opp,
-            next,
-            ..
-        } => {
-            let c = i64::from(state.cube);
-            let dropped = after(away_me, away_opp, next, -c);
-            let taken = match_chances(p, state.cube * 2, away_me, away_opp, next);
-            // The cube we would own is alive when a win at the doubled cube does not
-            // already win us the match.
-            let vig = if away_me > 2 * state.cube {
-                let swing =
-                    after(away_me, away_opp, next, 2 * c) - after(away_me, away_opp, next, -2 * c);
-                RECUBE_VIG * swing
-            } else {
-                0.0
-            };
+        Stakes::Match { .. } => {
+            let (score, _, _) = state.stakes.score().expect("a match");
+            let c = state.cube;
+            let dropped = score.after(-i64::from(c));
+            let taken = cubeful_chances(p, 2 * c, Holder::Player, &score, CUBE_EFFICIENCY);
             // `>=`: when the drop loses the match (dropped = 0) every take is free.
-            if taken + vig >= dropped {
+            if taken >= dropped {
                 Answer::Take
             } else {
                 Answer::Drop
@@ -299,14 +239,10 @@ pub fn accept_resignation(p: &Probabilities, multiplier: u32, state: &CubeState)
                 multiplier as f32 >= p.equity()
             }
         }
-        Stakes::Match {
-            away_me,
-            away_opp,
-            next,
-            ..
-        } => {
-            let accepted = after(away_me, away_opp, next, i64::from(multiplier * state.cube));
-            accepted >= match_chances(p, state.cube, away_me, away_opp, next)
+        Stakes::Match { .. } => {
+            let (score, holder, _) = state.stakes.score().expect("a match");
+            let accepted = score.after(i64::from(multiplier * state.cube));
+            accepted >= cubeful_chances(p, state.cube, holder, &score, CUBE_EFFICIENCY)
         }
     }
 }
@@ -341,6 +277,7 @@ mod tests {
                 away_opp,
                 next,
                 crawford_game: false,
+                holder: Holder::Centred,
             },
         }
     }

@@ -6,6 +6,7 @@ mod bot;
 pub mod cube;
 pub mod cubeful;
 mod eval;
+pub mod match_cube;
 pub mod met;
 pub mod nn;
 

@@ -2,9 +2,8 @@
 //! double/drop, and the right actions of both players, in words.
 //!
 //! Money play is valued in cubeful equity per unit of the current cube
-//! ([`crate::backgammon::cubeful`], Janowski's interpolation); a match in match-winning
-//! chances by the dead-cube approximation of [`crate::backgammon::cube`], whose decisions
-//! (with their corrections for the cube's remaining value) are the ones reported.
+//! ([`crate::backgammon::cubeful`], Janowski's interpolation); a match in cubeful
+//! match-winning chances by the same interpolation ([`crate::backgammon::match_cube`]).
 
 use crate::backgammon::cube::{self, Answer, CubeState, Stakes};
 use crate::backgammon::cubeful::{MoneyDecision, CUBE_EFFICIENCY};
@@ -190,6 +189,7 @@ mod tests {
                 away_opp: 1,
                 next: Crawford::Post,
                 crawford_game: false,
+                holder: crate::backgammon::match_cube::Holder::Centred,
             },
         };
         let a = CubeAnalysis::new(&race(0.3), &state);

@@ -1,10 +1,11 @@
 //! Study tools on top of any [`crate::backgammon::Evaluator`]: n-ply evaluation and play
 //! ranking with move filters ([`nply`]), cube decisions in cubeful equity ([`cube`]), and
-//! rollouts ([`rollout`]), and the analysis of whole sessions ([`analyse`]) with its
+//! rollouts, cubeless ([`rollout`]) and cubeful ([`cubeful_rollout`]), and the analysis of whole sessions ([`analyse`]) with its
 //! report ([`report`]). The command line's `eval`, `hint` and `rollout` are built on them.
 
 pub mod analyse;
 pub mod cube;
+pub mod cubeful_rollout;
 pub mod hint;
 pub mod nply;
 pub mod report;
@@ -12,5 +13,7 @@ pub mod rollout;
 
 #[cfg(test)]
 mod analyse_tests;
+#[cfg(test)]
+mod cubeful_tests;
 #[cfg(test)]
 mod tests;

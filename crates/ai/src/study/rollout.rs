@@ -89,7 +89,7 @@ fn equity_of(v: &[f64; 5]) -> f64 {
 }
 
 /// The ordered roll number `i` (0..36): first die `i / 6 + 1`, second `i mod 6 + 1`.
-fn ordered_roll(i: u64) -> Dice {
+pub(super) fn ordered_roll(i: u64) -> Dice {
     let die = |v: u64| Die::new(v as u8 + 1).expect("0..6 + 1 is a die");
     Dice::from_values(die(i / 6), die(i % 6))
 }

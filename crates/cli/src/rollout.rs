@@ -1,0 +1,381 @@
+//! `tabula rollout`: a backgammon position played out many times by the shipped nets,
+//! cubeless (the five chances and the equity, each with its standard error) or with
+//! `--cubeful` the cube decision of the player on roll (no double and double/take, each
+//! rolled out with the cube in play). Built on `tabula_ai::study::rollout` and
+//! `tabula_ai::study::cubeful_rollout`; docs/cli.md, "Study".
+
+use crate::board::CubeView;
+use crate::error::bad_input;
+use crate::input::{capitalized, Setup};
+use crate::study::{
+    cube_decision, cube_state, finished, percent, write_cube, ChancesJson, CubeJson,
+};
+use anyhow::Result;
+use clap::Args;
+use serde::Serialize;
+use std::io::Write;
+use std::time::Instant;
+use tabula_ai::backgammon::cubeful::Owner;
+use tabula_ai::backgammon::match_cube::Holder;
+use tabula_ai::backgammon::NeuralEvaluator;
+use tabula_ai::study::cube::{CubeAnalysis, Unit};
+use tabula_ai::study::cubeful_rollout::{self, CubefulResult};
+use tabula_ai::study::rollout::{rollout, RolloutConfig, RolloutResult};
+use tabula_tables::MoveGen;
+
+/// The options of `tabula rollout`.
+#[derive(Debug, Args)]
+pub struct RolloutArgs {
+    /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start` (the player on roll is
+    /// to roll).
+    #[arg(allow_hyphen_values = true)]
+    pub position: String,
+    /// Games to play out (default 1296: every pair of first rolls once).
+    #[arg(long, default_value_t = 1296)]
+    pub trials: u32,
+    /// Stop each game after this many plays and take the nets' judgement there.
+    #[arg(long)]
+    pub truncate: Option<u32>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The seed of the dice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play the games without subtracting the luck of the rolls (plainer, noisier).
+    #[arg(long)]
+    pub no_variance_reduction: bool,
+    /// Play with the cube: both players double, take and drop by the nets, and the rollout
+    /// values no double and double/take (on the same dice) instead of the cubeless chances.
+    #[arg(long)]
+    pub cubeful: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `tabula rollout`.
+pub fn rollout_command(out: &mut dyn Write, args: &RolloutArgs) -> Result<()> {
+    let setup = Setup::parse(&args.position)?;
+    finished(&setup)?;
+    if args.trials == 0 {
+        return Err(bad_input("--trials must be at least 1"));
+    }
+    // A score that cannot be played on is refused before the work, not after it.
+    cube_state(&setup)?;
+    if args.threads == Some(0) {
+        return Err(bad_input("--threads must be at least 1"));
+    }
+    let config = RolloutConfig {
+        trials: args.trials,
+        truncate: args.truncate,
+        seed: args.seed,
+        variance_reduction: !args.no_variance_reduction,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let threads = pool.current_num_threads();
+    if args.cubeful {
+        return cubeful(out, args, &setup, &config, &pool);
+    }
+    let bar = progress_bar(u64::from(args.trials));
+    let nets = NeuralEvaluator::shipped();
+    let start = Instant::now();
+    let result = pool.install(|| {
+        rollout(
+            nets,
+            MoveGen::new,
+            NeuralEvaluator::exact,
+            &setup.board,
+            &config,
+            || bar.inc(1),
+        )
+    });
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    let analysis = cube_decision(&setup, &result.chances)?;
+    if args.json {
+        write_rollout_json(out, &result, &config, threads, seconds, analysis.as_ref())?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Rollout: {} on roll, {} trials, seed {}, {}, {}, {} thread{}, {:.1} s",
+        capitalized(setup.on_roll),
+        result.trials,
+        config.seed,
+        match config.truncate {
+            Some(n) => format!("truncated after {n} plays"),
+            None => "played to the end (exact bear-offs)".to_string(),
+        },
+        if config.variance_reduction {
+            "luck-adjusted"
+        } else {
+            "no variance reduction"
+        },
+        threads,
+        if threads == 1 { "" } else { "s" },
+        seconds
+    )?;
+    let p = &result.chances;
+    let se = result.std_err;
+    writeln!(
+        out,
+        "Win {} ± {:.2}  gammon {} ± {:.2}  backgammon {} ± {:.2}",
+        percent(p.win),
+        100.0 * se[0],
+        percent(p.win_gammon),
+        100.0 * se[1],
+        percent(p.win_backgammon),
+        100.0 * se[2]
+    )?;
+    writeln!(
+        out,
+        "Lose {}  gammon {} ± {:.2}  backgammon {} ± {:.2}",
+        percent(1.0 - p.win),
+        percent(p.lose_gammon),
+        100.0 * se[3],
+        percent(p.lose_backgammon),
+        100.0 * se[4]
+    )?;
+    writeln!(
+        out,
+        "Cubeless equity {:+.3} ± {:.3} (standard error); with 95 % confidence between {:+.3} and {:+.3}",
+        result.equity,
+        result.equity_std_err,
+        result.equity - result.equity_ci95(),
+        result.equity + result.equity_ci95()
+    )?;
+    if let Some(a) = &analysis {
+        write_cube(out, a)?;
+    }
+    Ok(())
+}
+
+fn write_rollout_json(
+    out: &mut dyn Write,
+    r: &RolloutResult,
+    config: &RolloutConfig,
+    threads: usize,
+    seconds: f64,
+    cube: Option<&CubeAnalysis>,
+) -> Result<()> {
+    #[derive(Serialize)]
+    struct RolloutJson {
+        trials: u32,
+        seed: u64,
+        truncate: Option<u32>,
+        variance_reduction: bool,
+        threads: usize,
+        seconds: f64,
+        chances: ChancesJson,
+        std_err: [f64; 5],
+        equity: f64,
+        equity_std_err: f64,
+        equity_ci95: [f64; 2],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cube: Option<CubeJson>,
+    }
+    serde_json::to_writer(
+        &mut *out,
+        &RolloutJson {
+            trials: r.trials,
+            seed: config.seed,
+            truncate: config.truncate,
+            variance_reduction: config.variance_reduction,
+            threads,
+            seconds,
+            chances: (&r.chances).into(),
+            std_err: r.std_err,
+            equity: r.equity,
+            equity_std_err: r.equity_std_err,
+            equity_ci95: [r.equity - r.equity_ci95(), r.equity + r.equity_ci95()],
+            cube: cube.map(Into::into),
+        },
+    )?;
+    writeln!(out)?;
+    Ok(())
+}
+
+fn progress_bar(len: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} trials, {elapsed} elapsed, about {eta} left",
+        )
+        .expect("a valid template"),
+    );
+    bar
+}
+
+/// A cubeful value and its standard error, as JSON shows them.
+#[derive(Debug, Serialize)]
+struct ValueJson {
+    value: f64,
+    std_err: f64,
+}
+
+impl From<&CubefulResult> for ValueJson {
+    fn from(r: &CubefulResult) -> ValueJson {
+        ValueJson {
+            value: r.value,
+            std_err: r.std_err,
+        }
+    }
+}
+
+/// `tabula rollout --cubeful`.
+fn cubeful(
+    out: &mut dyn Write,
+    args: &RolloutArgs,
+    setup: &Setup,
+    config: &RolloutConfig,
+    pool: &rayon::ThreadPool,
+) -> Result<()> {
+    let (state, owner) = cube_state(setup)?;
+    let holder = match owner {
+        Owner::Centred => Holder::Centred,
+        Owner::Player => Holder::Player,
+        Owner::Opponent => Holder::Opponent,
+    };
+    let may_double = holder != Holder::Opponent && setup.cube != Some(CubeView::Crawford);
+    let games = u64::from(args.trials) * if may_double { 2 } else { 1 };
+    let bar = progress_bar(games);
+    let nets = NeuralEvaluator::shipped();
+    let start = Instant::now();
+    let (no_double, decision) = pool.install(|| {
+        if may_double {
+            let d = cubeful_rollout::cube_decision(
+                nets,
+                MoveGen::new,
+                &setup.board,
+                &state,
+                holder,
+                config,
+                || bar.inc(1),
+            );
+            (d.no_double, Some(d))
+        } else {
+            let r = cubeful_rollout::rollout_cubeful(
+                nets,
+                MoveGen::new,
+                &setup.board,
+                &state,
+                (state.cube, holder),
+                config,
+                || bar.inc(1),
+            );
+            (r, None)
+        }
+    });
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    let unit = match state.stakes {
+        tabula_ai::backgammon::cube::Stakes::Money { .. } => Unit::Money,
+        tabula_ai::backgammon::cube::Stakes::Match { .. } => Unit::MatchWinningChance,
+    };
+    let verdict = decision.map(|d| CubeAnalysis {
+        chances: Default::default(),
+        unit,
+        no_double: d.no_double.value as f32,
+        double_take: d.double_take.value as f32,
+        double_drop: d.double_drop as f32,
+        double: d.double(),
+        take: d.take(),
+        beaver: false,
+        redouble: holder == Holder::Player,
+    });
+    if args.json {
+        #[derive(Serialize)]
+        struct CubefulJson {
+            trials: u32,
+            seed: u64,
+            truncate: Option<u32>,
+            variance_reduction: bool,
+            threads: usize,
+            seconds: f64,
+            /// `money` (points per unit of the current cube) or `match` (match-winning chance).
+            unit: &'static str,
+            no_double: ValueJson,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            double_take: Option<ValueJson>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            double_pass: Option<f64>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            verdict: Option<String>,
+        }
+        serde_json::to_writer(
+            &mut *out,
+            &CubefulJson {
+                trials: args.trials,
+                seed: config.seed,
+                truncate: config.truncate,
+                variance_reduction: config.variance_reduction,
+                threads: pool.current_num_threads(),
+                seconds,
+                unit: match unit {
+                    Unit::Money => "money",
+                    Unit::MatchWinningChance => "match",
+                },
+                no_double: (&no_double).into(),
+                double_take: decision.as_ref().map(|d| (&d.double_take).into()),
+                double_pass: decision.as_ref().map(|d| d.double_drop),
+                verdict: verdict.as_ref().map(CubeAnalysis::verdict),
+            },
+        )?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Cubeful rollout: {} on roll, {} trials{}, seed {}, {}, {}, {:.1} s",
+        capitalized(setup.on_roll),
+        args.trials,
+        if may_double { " per cube action" } else { "" },
+        config.seed,
+        match config.truncate {
+            Some(n) => format!("truncated after {n} plays"),
+            None => "played to the end".to_string(),
+        },
+        if config.variance_reduction {
+            "luck-adjusted"
+        } else {
+            "no variance reduction"
+        },
+        seconds
+    )?;
+    let show = |r: &CubefulResult| match unit {
+        Unit::Money => format!("{:+.3} ± {:.3}", r.value, r.std_err),
+        Unit::MatchWinningChance => {
+            format!("{:6.2} % ± {:.2} %", 100.0 * r.value, 100.0 * r.std_err)
+        }
+    };
+    match (&decision, &verdict) {
+        (Some(d), Some(v)) => {
+            writeln!(out, "No double     {}", show(&d.no_double))?;
+            writeln!(out, "Double, take  {}", show(&d.double_take))?;
+            writeln!(
+                out,
+                "Double, pass  {}",
+                match unit {
+                    Unit::Money => format!("{:+.3}", d.double_drop),
+                    Unit::MatchWinningChance => format!("{:6.2} %", 100.0 * d.double_drop),
+                }
+            )?;
+            writeln!(out, "Proper cube action: {}", v.verdict())?;
+            let gap = d.double_take.value - d.no_double.value;
+            let se = (d.double_take.std_err.powi(2) + d.no_double.std_err.powi(2)).sqrt();
+            writeln!(
+                out,
+                "Double/take less no double: {gap:+.3} ± {se:.3} (independent errors; the same dice make the true error smaller)"
+            )?;
+        }
+        _ => writeln!(
+            out,
+            "The player on roll cannot double; with the cube as it stands: {}",
+            show(&no_double)
+        )?,
+    }
+    Ok(())
+}
