@@ -54,6 +54,8 @@ pub struct App {
     pub analysis_wake: tokio::sync::Notify,
     /// Hints worked out at once ([`HINTS_AT_ONCE`]); more wait up to a second, then 503.
     pub hints: tokio::sync::Semaphore,
+    /// The analysis board's rollouts: one at a time per instance (`/api/study/rollout`).
+    pub rollouts: std::sync::Arc<tokio::sync::Semaphore>,
 }
 
 /// How many hints an instance works out at once.
@@ -354,6 +356,7 @@ impl App {
             analysis: crate::analysis::Config::from_env(),
             analysis_wake: tokio::sync::Notify::new(),
             hints: tokio::sync::Semaphore::new(HINTS_AT_ONCE),
+            rollouts: std::sync::Arc::new(tokio::sync::Semaphore::new(1)),
         }
     }
 

@@ -24,6 +24,7 @@ use crate::search::Plays;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tabula_core::{Dice, Die};
 use tabula_tables::Position;
 
@@ -193,14 +194,47 @@ where
     E: Evaluator + Sync,
     P: Plays,
 {
+    rollout_until(
+        eval,
+        plays_for,
+        exact,
+        root,
+        config,
+        progress,
+        &AtomicBool::new(false),
+    )
+    .expect("never cancelled")
+}
+
+/// [`rollout`], given up (`None`) once `cancel` is set: the trials not yet begun are
+/// skipped, so a rollout nobody waits for any more frees its threads within a trial.
+pub fn rollout_until<E, P>(
+    eval: &E,
+    plays_for: impl Fn() -> P + Sync,
+    exact: impl Fn(&Position) -> Option<Probabilities> + Sync,
+    root: &Position,
+    config: &RolloutConfig,
+    progress: impl Fn() + Sync,
+    cancel: &AtomicBool,
+) -> Option<RolloutResult>
+where
+    E: Evaluator + Sync,
+    P: Plays,
+{
     let results: Vec<[f64; 5]> = (0..u64::from(config.trials))
         .into_par_iter()
         .map_init(&plays_for, |plays, t| {
+            if cancel.load(Ordering::Relaxed) {
+                return [0.0; 5];
+            }
             let r = trial(eval, plays, &exact, root, config, t);
             progress();
             r
         })
         .collect();
+    if cancel.load(Ordering::Relaxed) {
+        return None;
+    }
     let n = results.len().max(1) as f64;
     let mut mean = [0.0f64; 5];
     for r in &results {
@@ -219,7 +253,7 @@ where
     }
     let denom = (n - 1.0).max(1.0) * n;
     let std_err = var.map(|v| (v / denom).sqrt());
-    RolloutResult {
+    Some(RolloutResult {
         trials: config.trials,
         chances: Probabilities {
             win: mean[0] as f32,
@@ -231,5 +265,5 @@ where
         std_err,
         equity,
         equity_std_err: (var_e / denom).sqrt(),
-    }
+    })
 }

@@ -11,3 +11,4 @@ mod instances;
 mod security_accounts;
 mod security_state;
 mod security_web;
+mod study;

@@ -157,7 +157,42 @@ pub struct HintView {
     pub proper: Option<String>,
 }
 
-fn unit_name(unit: Unit) -> &'static str {
+impl HintView {
+    /// The view of a hint worked out at `plies`.
+    pub fn new(found: Hint, plies: u32) -> HintView {
+        match found {
+            Hint::Plays { dice, unit, plays } => HintView {
+                kind: "moves",
+                unit: unit_name(unit),
+                plies,
+                dice: Some(dice.to_string()),
+                moves: Some(plays.into_iter().take(5).collect()),
+                answering: None,
+                no_double: None,
+                double_take: None,
+                double_drop: None,
+                proper: None,
+            },
+            Hint::Cube {
+                answering,
+                analysis,
+            } => HintView {
+                kind: "cube",
+                unit: unit_name(analysis.unit),
+                plies,
+                dice: None,
+                moves: None,
+                answering: Some(answering),
+                no_double: Some(analysis.no_double),
+                double_take: Some(analysis.double_take),
+                double_drop: Some(analysis.double_drop),
+                proper: Some(analysis.verdict()),
+            },
+        }
+    }
+}
+
+pub(super) fn unit_name(unit: Unit) -> &'static str {
     match unit {
         Unit::Money => "money",
         Unit::MatchWinningChance => "mwc",
@@ -201,18 +236,7 @@ pub async fn hint(
             "it is not your decision now",
         ));
     }
-    let _permit = tokio::time::timeout(std::time::Duration::from_secs(1), state.hints.acquire())
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "busy",
-                "too many hints are being worked out; try again",
-            )
-            .retry_after(1)
-        })?;
+    let _permit = super::study::permit(&state.hints, "hints").await?;
     let session = session.clone();
     let plies = state.analysis.plies;
     let found = tokio::task::spawn_blocking(move || {
@@ -221,33 +245,6 @@ pub async fn hint(
     .await
     .map_err(ApiError::internal)?
     .ok_or_else(|| ApiError::conflict("not_your_decision", "no play or cube decision is due"))?;
-    Ok(Json(match found {
-        Hint::Plays { dice, unit, plays } => HintView {
-            kind: "moves",
-            unit: unit_name(unit),
-            plies,
-            dice: Some(dice.to_string()),
-            moves: Some(plays.into_iter().take(5).collect()),
-            answering: None,
-            no_double: None,
-            double_take: None,
-            double_drop: None,
-            proper: None,
-        },
-        Hint::Cube {
-            answering,
-            analysis,
-        } => HintView {
-            kind: "cube",
-            unit: unit_name(analysis.unit),
-            plies,
-            dice: None,
-            moves: None,
-            answering: Some(answering),
-            no_double: Some(analysis.no_double),
-            double_take: Some(analysis.double_take),
-            double_drop: Some(analysis.double_drop),
-            proper: Some(analysis.verdict()),
-        },
-    }))
+    Ok(Json(HintView::new(found, plies)))
 }
+

@@ -8,6 +8,7 @@ mod openapi;
 pub mod players;
 mod records;
 mod stats;
+pub mod study;
 mod ws;
 
 use crate::db::GameRow;
@@ -57,6 +58,8 @@ pub fn router(state: AppState) -> Router {
             get(analysis::get).post(analysis::request),
         )
         .route("/api/games/{id}/hint", get(analysis::hint))
+        .route("/api/study/evaluate", post(study::evaluate))
+        .route("/api/study/rollout", post(study::rollout))
         // Any other path under /api, whatever the method: the JSON 404 (not the app).
         .route("/api", axum::routing::any(crate::guard::api_not_found))
         .route(

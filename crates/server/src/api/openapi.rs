@@ -35,6 +35,8 @@ use utoipa::OpenApi;
         super::analysis::request,
         super::analysis::get,
         super::analysis::hint,
+        super::study::evaluate,
+        super::study::rollout,
         super::stats::stats,
     ),
     components(schemas(
@@ -44,6 +46,10 @@ use utoipa::OpenApi;
         crate::games::FinishedGame,
         super::analysis::AnalysisView,
         super::analysis::HintView,
+        super::study::EvaluateRequest,
+        super::study::RolloutRequest,
+        super::study::EvaluateView,
+        super::study::ChancesView,
         crate::analysis::store::JobRow
     ))
 )]

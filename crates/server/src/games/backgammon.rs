@@ -42,7 +42,7 @@ pub(super) fn new(
 
 /// The board as White sees it, as the clients draw it: `points[i]` is White's point `i + 1`,
 /// positive for White's checkers and negative for Black's.
-pub(super) fn board_json(white_view: &Position) -> Value {
+pub(crate) fn board_json(white_view: &Position) -> Value {
     let pips = white_view.pips();
     let trapped: Vec<usize> = (1..=24).filter(|&i| white_view.is_trapped(i)).collect();
     json!({

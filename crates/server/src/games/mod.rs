@@ -11,6 +11,8 @@ mod grasshopper;
 mod halma;
 mod never_finishing;
 
+pub(crate) use backgammon::board_json;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};

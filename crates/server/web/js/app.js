@@ -1,10 +1,12 @@
 // Tabula's browser client: a small router over plain ES modules. Routes: `/` (lobby),
-// `/login`, `/game/ID` (`?invite=CODE` joins), `/replay/ID`, `/player/ID`, `/stats`.
+// `/login`, `/game/ID` (`?invite=CODE` joins), `/replay/ID`, `/player/ID`, `/stats`, `/study` (the analysis
+// board).
 
 import { get, post } from './api.js';
 import { h, clear } from './dom.js';
 import { GamePage } from './game-page.js';
 import { lobbyPage, loginPage, playerPage, statsPage, replayPage } from './pages.js';
+import { studyPage } from './study.js';
 
 const app = {
   me: null,
@@ -53,6 +55,7 @@ async function route() {
     if (path === '/') app.page = await lobbyPage(app, main);
     else if (path === '/login') app.page = await loginPage(app, main, params);
     else if (path === '/stats') app.page = await statsPage(app, main);
+    else if (path === '/study') app.page = await studyPage(app, main, params);
     else if ((m = /^\/game\/([^/]+)$/.exec(path))) {
       const page = new GamePage(app, main, decodeURIComponent(m[1]), params);
       app.page = page;

@@ -43,7 +43,7 @@ const unitText = unit => (unit === 'mwc' ? 'match-winning chances' : 'money equi
 
 /** The panel's content for a hint answer. */
 export function hintBody(hint) {
-  const depth = `${hint.plies}-ply`;
+  const depth = hint.depth || `${hint.plies}-ply`;
   if (hint.kind === 'moves') {
     const moves = hint.moves || [];
     if (!moves.length) return h('p', { class: 'small', 'data-testid': 'hint-empty' }, 'No play to rank: the dice cannot be played.');

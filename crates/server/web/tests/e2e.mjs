@@ -796,6 +796,67 @@ await scenario('8: in an unrated backgammon game against the easy bot, Hint rank
   await page.context().close();
 });
 
+// ---- scenario 9: the analysis board with a pasted XGID -------------------------------------
+
+await scenario('9: the analysis board reads a pasted XGID, ranks the plays of set dice, weighs the cube, and rolls out with its progress shown', async () => {
+  const page = await newPage({ width: 1200, height: 900 });
+  await page.goto(`${BASE}/study`);
+  await page.waitForSelector('[data-testid=study-chances]', { timeout: STEP_LIMIT_MS });
+  // a 5-point match at 2-1, Black on roll with 4-2 (top player, lower case on the XGID)
+  const xgid = 'XGID=-b----E-C---eE---c-e----B-:0:0:-1:42:1:2:0:5:10';
+  await page.fill('[data-testid=study-position]', xgid);
+  await page.fill('[data-testid=study-dice]', '');
+  await page.click('[data-testid=study-hint]');
+  clicks++;
+  await page.waitForSelector('[data-testid=study-out][data-kind=hint] [data-testid=hint-moves]', { timeout: STEP_LIMIT_MS })
+    .catch(async () => fail(`no ranked plays: "${await page.textContent('[data-testid=study-out]')}"`));
+  const situation = (await page.textContent('[data-testid=study-situation]')).trim();
+  if (!/^Black on roll with 4-2; 5-point match, White 1, Black 2; cube 1, centred\.$/.test(situation)) fail(`the board reads "${situation}"`);
+  const rows = await page.$$eval('[data-testid=study-out] [data-testid=hint-row]', l => l.map(r => ({
+    move: r.getAttribute('data-move'), diff: Number(r.getAttribute('data-diff')), text: r.textContent })));
+  if (!rows.length || rows[0].diff !== 0) fail(`the plays of 4-2 are not ranked: ${JSON.stringify(rows)}`);
+  if (!/\d+\.\d %/.test(rows[0].text)) fail(`a match play shows no match-winning chance: "${rows[0].text}"`);
+  if (rows[0].move.includes('/') && !(await page.$('[data-testid=study-board] [data-testid=hint-move] line'))) fail('the best play is not drawn');
+  // the dice typed in override the position's: the cube decision needs the position to roll
+  await page.fill('[data-testid=study-position]', 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:1:2:0:5:10');
+  await page.click('[data-testid=study-evaluate]');
+  clicks++;
+  await page.waitForSelector('[data-testid=study-out][data-kind=evaluate] [data-testid=hint-proper]', { timeout: STEP_LIMIT_MS });
+  const equity = (await page.textContent('[data-testid=study-equity]')).trim();
+  if (!/^Cubeless equity [+−]\d\.\d{3}\.$/.test(equity)) fail(`the evaluation reads "${equity}"`);
+  // a bad position: a sentence, nothing drawn over
+  await page.fill('[data-testid=study-position]', 'XGID=nonsense');
+  await page.click('[data-testid=study-hint]');
+  clicks++;
+  const err = await page.waitForSelector('[data-testid=study-error]', { timeout: STEP_LIMIT_MS });
+  if (!/^bad position/.test((await err.textContent()).trim())) fail(`the error reads "${await err.textContent()}"`);
+  // a rollout: progress first, then the result
+  await page.fill('[data-testid=study-position]', 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:1:2:0:5:10');
+  await page.selectOption('[data-testid=study-trials]', '324');
+  await page.selectOption('[data-testid=study-truncate]', '10');
+  await page.click('[data-testid=study-rollout]');
+  clicks++;
+  await page.waitForSelector('[data-testid=study-progress]', { timeout: STEP_LIMIT_MS });
+  let sawProgress = false;
+  const t = Date.now();
+  while (!(await page.$('[data-testid=study-rollout-equity]'))) {
+    const v = await page.$eval('[data-testid=study-progress]', p => p.value).catch(() => null);
+    if (v != null && v > 0 && v < 324) sawProgress = true;
+    if (await page.$('[data-testid=study-error]')) fail(`the rollout failed: ${await page.textContent('[data-testid=study-error]')}`);
+    if (Date.now() - t > 120000) fail('the rollout did not finish in two minutes');
+    await page.waitForTimeout(50);
+  }
+  if (!sawProgress) fail('no progress was shown between the start and the end of the rollout');
+  const ro = (await page.textContent('[data-testid=study-rollout-equity]')).trim();
+  if (!/^Cubeless equity [+−]\d\.\d{3} ± \d\.\d{3} \(standard error\); with 95 % confidence between/.test(ro)) fail(`the rollout reads "${ro}"`);
+  if (!(await page.$('[data-testid=study-out] [data-testid=hint-proper]'))) fail('the rollout shows no cube decision');
+  notable['rollout progress'] = 1;
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, 'analysis-board');
+  checkErrors(page, 'analysis board');
+  await page.context().close();
+});
+
 await browser.close();
 const total = ((Date.now() - T0) / 1000).toFixed(1);
 if (failures) {

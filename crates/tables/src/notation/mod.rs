@@ -9,6 +9,7 @@ pub use position_id::PositionIdError;
 pub mod mat;
 pub mod match_id;
 pub mod move_text;
+pub mod setup;
 pub mod tables;
 pub mod xgid;
 pub use match_id::{GameState, MatchId, MatchIdError};
@@ -16,5 +17,6 @@ pub use move_text::{
     format_move, format_play, match_play, parse_play, IllegalMove, MoveParseError, MoveTextError,
 };
 pub use move_text::{format_move_nf, format_move_with, match_play_nf, match_play_with};
+pub use setup::{session_from_notation, SetupError};
 pub use tables::{TablesPosition, TablesPositionError};
 pub use xgid::{Xgid, XgidError};
