@@ -19,6 +19,7 @@ mod serve;
 mod show;
 mod solve;
 mod study;
+mod study_nf;
 mod verify;
 
 use board::HomeSide;
@@ -108,7 +109,7 @@ enum Command {
     /// (and analyses) Tabula's backgammon bot: `set player 1 external HOST:PORT` in gnubg.
     External(external::ExternalArgs),
     /// Evaluate a backgammon position: the chances of the player on roll at 0 to 3 plies and
-    /// the cube decision in cubeful equity.
+    /// the cube decision in cubeful equity (`--game never-finishing`: cubeless).
     Eval(study::EvalArgs),
     /// The best plays of a backgammon position with its dice, ranked with their equities, or
     /// the cube decision when no dice are given.

@@ -26,6 +26,9 @@ use tabula_tables::MoveGen;
 /// The options of `tabula rollout`.
 #[derive(Debug, Args)]
 pub struct RolloutArgs {
+    /// The game: backgammon (default) or never-finishing (tables notation, no cube).
+    #[arg(long, default_value = "backgammon", value_parser = ["backgammon", "never-finishing"])]
+    pub game: String,
     /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start` (the player on roll is
     /// to roll).
     #[arg(allow_hyphen_values = true)]
@@ -56,16 +59,22 @@ pub struct RolloutArgs {
 
 /// `tabula rollout`.
 pub fn rollout_command(out: &mut dyn Write, args: &RolloutArgs) -> Result<()> {
-    let setup = Setup::parse(&args.position)?;
-    finished(&setup)?;
     if args.trials == 0 {
         return Err(bad_input("--trials must be at least 1"));
     }
-    // A score that cannot be played on is refused before the work, not after it.
-    cube_state(&setup)?;
     if args.threads == Some(0) {
         return Err(bad_input("--threads must be at least 1"));
     }
+    if args.game == "never-finishing" {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads.unwrap_or(0))
+            .build()?;
+        return crate::study_nf::rollout_nf(out, args, &pool);
+    }
+    let setup = Setup::parse(&args.position)?;
+    finished(&setup)?;
+    // A score that cannot be played on is refused before the work, not after it.
+    cube_state(&setup)?;
     let config = RolloutConfig {
         trials: args.trials,
         truncate: args.truncate,
@@ -198,7 +207,7 @@ fn write_rollout_json(
     Ok(())
 }
 
-fn progress_bar(len: u64) -> indicatif::ProgressBar {
+pub(crate) fn progress_bar(len: u64) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(len);
     bar.set_style(
         indicatif::ProgressStyle::with_template(

@@ -29,6 +29,9 @@ const MAX_PLIES: u32 = 3;
 /// The options of `tabula eval`.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
+    /// The game: backgammon (default) or never-finishing (tables notation, no cube).
+    #[arg(long, default_value = "backgammon", value_parser = ["backgammon", "never-finishing"])]
+    pub game: String,
     /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`.
     #[arg(allow_hyphen_values = true)]
     pub position: String,
@@ -43,6 +46,9 @@ pub struct EvalArgs {
 /// The options of `tabula hint`.
 #[derive(Debug, Args)]
 pub struct HintArgs {
+    /// The game: backgammon (default) or never-finishing (tables notation, no cube).
+    #[arg(long, default_value = "backgammon", value_parser = ["backgammon", "never-finishing"])]
+    pub game: String,
     /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`.
     #[arg(allow_hyphen_values = true)]
     pub position: String,
@@ -64,7 +70,7 @@ pub struct HintArgs {
 /// The five chances as JSON and text show them.
 #[derive(Debug, Clone, Copy, Serialize)]
 pub(crate) struct ChancesJson {
-    win: f32,
+    pub(crate) win: f32,
     win_gammon: f32,
     win_backgammon: f32,
     lose_gammon: f32,
@@ -284,6 +290,9 @@ pub(crate) fn write_cube(out: &mut dyn Write, a: &CubeAnalysis) -> Result<()> {
 /// `tabula eval`.
 pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
     check_plies(args.plies)?;
+    if args.game == "never-finishing" {
+        return crate::study_nf::eval(out, args);
+    }
     let setup = Setup::parse(&args.position)?;
     finished(&setup)?;
     let nets = NeuralEvaluator::shipped();
@@ -343,6 +352,9 @@ struct HintPlay {
 /// `tabula hint`.
 pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
     check_plies(args.plies)?;
+    if args.game == "never-finishing" {
+        return crate::study_nf::hint(out, args);
+    }
     let setup = Setup::parse(&args.position)?;
     finished(&setup)?;
     let dice = match (&args.dice, setup.dice) {
@@ -354,6 +366,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         return eval(
             out,
             &EvalArgs {
+                game: args.game.clone(),
                 position: args.position.clone(),
                 plies: args.plies,
                 json: args.json,
@@ -515,6 +528,7 @@ mod tests {
         hint(
             &mut out,
             &HintArgs {
+                game: "backgammon".into(),
                 position: "start".into(),
                 dice: Some("3-1".into()),
                 plies: 0,

@@ -95,6 +95,88 @@ fn study_commands_refuse_bad_input_with_exit_code_2() {
 }
 
 /// A 3-point match between the medium bot (White) and the random bot, as a .mat file.
+#[test]
+fn a_cubeful_rollout_weighs_no_double_against_double_take() {
+    let v = json(&[
+        "rollout",
+        "start",
+        "--cubeful",
+        "--trials",
+        "36",
+        "--truncate",
+        "4",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["unit"], "money");
+    let nd = v["no_double"]["value"].as_f64().unwrap();
+    let dt = v["double_take"]["value"].as_f64().unwrap();
+    assert!(v["no_double"]["std_err"].as_f64().unwrap() > 0.0);
+    assert_eq!(v["double_pass"], 1.0);
+    // Doubling at the start is a large error: double/take loses to no double.
+    assert!(dt < nd, "{v}");
+    assert_eq!(v["verdict"], "No double, take");
+}
+
+#[test]
+fn never_finishing_positions_are_evaluated_hinted_and_rolled_out_without_a_cube() {
+    let v = json(&[
+        "eval",
+        "--game",
+        "never-finishing",
+        "start",
+        "--plies",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(v["game"], "never-finishing");
+    assert!(
+        (0.3..0.7).contains(&v["chances"]["win"].as_f64().unwrap()),
+        "{v}"
+    );
+    assert!(v.get("cube").is_none());
+    let v = json(&[
+        "hint",
+        "--game",
+        "never-finishing",
+        "start",
+        "--dice",
+        "6-5",
+        "--plies",
+        "0",
+        "--top",
+        "0",
+        "--json",
+    ]);
+    let plays = v["plays"].as_array().unwrap();
+    assert_eq!(plays.len(), 2, "24/13 or 24/18 24/19: {v}");
+    assert_eq!(plays[0]["diff"], 0.0);
+    assert!(plays[0]["position"].as_str().unwrap().ends_with(":b"));
+    let v = json(&[
+        "rollout",
+        "--game",
+        "never-finishing",
+        "start",
+        "--trials",
+        "36",
+        "--truncate",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(v["trials"], 36);
+    // Refusals: no dice for a hint, a backgammon ID, the cube.
+    for args in [
+        &["hint", "--game", "never-finishing", "start"][..],
+        &["eval", "--game", "never-finishing", "4HPwATDgc/ABMA"][..],
+        &["rollout", "--game", "never-finishing", "start", "--cubeful"][..],
+    ] {
+        let out = tabula(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    }
+}
+
 fn bot_match(seed: u64) -> String {
     let mut s = Backgammon::new(Options::match_to(3).unwrap()).unwrap();
     let mut dice = ChaChaDice::new(seed);

@@ -31,7 +31,9 @@ async fn a_pasted_position_gets_its_plays_ranked_or_its_cube_decision() {
     let moves = hint["moves"].as_array().unwrap();
     assert_eq!(moves[0]["move"], "8/5 6/5", "{hint}");
     assert_eq!(moves[0]["diff"], 0.0);
-    assert!(moves.windows(2).all(|w| w[0]["equity"].as_f64() >= w[1]["equity"].as_f64()));
+    assert!(moves
+        .windows(2)
+        .all(|w| w[0]["equity"].as_f64() >= w[1]["equity"].as_f64()));
     // Without dice: the cube decision, and chances that add up.
     let (s, v) = anyone
         .post("/api/study/evaluate", json!({"position": MATCH}))
@@ -60,7 +62,10 @@ async fn bad_positions_and_dice_are_refused_with_a_reason() {
         assert!(!v["error"]["message"].as_str().unwrap().is_empty());
     }
     let (s, v) = anyone
-        .post("/api/study/rollout", json!({"position": MATCH, "trials": 5000}))
+        .post(
+            "/api/study/rollout",
+            json!({"position": MATCH, "trials": 5000}),
+        )
         .await;
     assert_eq!(s, 400, "{v}");
 }

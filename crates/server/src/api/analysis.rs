@@ -247,4 +247,3 @@ pub async fn hint(
     .ok_or_else(|| ApiError::conflict("not_your_decision", "no play or cube decision is due"))?;
     Ok(Json(HintView::new(found, plies)))
 }
-

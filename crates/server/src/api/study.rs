@@ -211,9 +211,9 @@ fn evaluate_now(session: &Backgammon, plies: u32) -> EvaluateView {
     EvaluateView {
         on_roll: color_name(on_roll),
         board: board_json(&white),
-        cube: game.cube_in_play().then(|| {
-            json!({"value": cube.value(), "owner": cube.owner().map(color_name)})
-        }),
+        cube: game
+            .cube_in_play()
+            .then(|| json!({"value": cube.value(), "owner": cube.owner().map(color_name)})),
         score: json!({"white": session.score().white, "black": session.score().black}),
         match_length: session.options().match_length(),
         dice: game.dice().map(|d| d.to_string()),
@@ -249,18 +249,14 @@ pub async fn rollout(
         seed: req.seed.unwrap_or(1),
         variance_reduction: true,
     };
-    let permit = state
-        .rollouts
-        .clone()
-        .try_acquire_owned()
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "busy",
-                "another rollout is running on this server; try again when it ends",
-            )
-            .retry_after(5)
-        })?;
+    let permit = state.rollouts.clone().try_acquire_owned().map_err(|_| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            "another rollout is running on this server; try again when it ends",
+        )
+        .retry_after(5)
+    })?;
     let threads = state.analysis.threads.max(1);
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
     tokio::task::spawn_blocking(move || {

@@ -1,0 +1,258 @@
+//! `tabula eval|hint|rollout --game never-finishing`: the study commands for Never-Finishing
+//! positions, on the shipped Never-Finishing net. The game has no cube, so everything is
+//! cubeless: the five chances and the equity (a gammon counts two, a backgammon three, as
+//! the game scores them). Positions are the tables notation (or `start`), which records
+//! trapped checkers; moves are written with the trap mark. Plies, filters, rollouts and
+//! their variance reduction are the backgammon commands' (`tabula_ai::study`).
+
+use crate::error::bad_input;
+use crate::input::{capitalized, nf_position, parse_dice};
+use crate::rollout::RolloutArgs;
+use crate::study::{percent, ChancesJson, EvalArgs, HintArgs};
+use anyhow::Result;
+use serde::Serialize;
+use std::io::Write;
+use tabula_ai::never_finishing::NfEvaluator;
+use tabula_ai::study::nply::{self, Filter};
+use tabula_ai::study::rollout::{rollout, RolloutConfig};
+use tabula_tables::notation::{format_move_nf, TablesPosition};
+use tabula_tables::{Position, TablesGen, Trapping};
+
+fn gen() -> (TablesGen, Trapping) {
+    (TablesGen::new(), Trapping::On)
+}
+
+fn position(text: &str) -> Result<TablesPosition> {
+    let pos = nf_position(text)?;
+    if pos.position.bore_off_end(true).is_some() {
+        return Err(bad_input(
+            "the game in this position is over: nothing to evaluate",
+        ));
+    }
+    Ok(pos)
+}
+
+/// `tabula eval --game never-finishing`.
+pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
+    let pos = position(&args.position)?;
+    let p = nply::chances(
+        NfEvaluator::shipped(),
+        &mut gen(),
+        &pos.position,
+        args.plies,
+    );
+    if args.json {
+        #[derive(Serialize)]
+        struct EvalJson {
+            game: &'static str,
+            plies: u32,
+            on_roll: tabula_core::Color,
+            chances: ChancesJson,
+        }
+        serde_json::to_writer(
+            &mut *out,
+            &EvalJson {
+                game: "never-finishing",
+                plies: args.plies,
+                on_roll: pos.to_move,
+                chances: (&p).into(),
+            },
+        )?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Never-Finishing, {} on roll; {}-ply",
+        capitalized(pos.to_move),
+        args.plies
+    )?;
+    writeln!(
+        out,
+        "Win {}  (gammon {}, backgammon {})   Lose {}  (gammon {}, backgammon {})",
+        percent(p.win),
+        percent(p.win_gammon),
+        percent(p.win_backgammon),
+        percent(1.0 - p.win),
+        percent(p.lose_gammon),
+        percent(p.lose_backgammon)
+    )?;
+    writeln!(out, "Equity {:+.3} (the game has no cube)", p.equity())?;
+    Ok(())
+}
+
+/// `tabula hint --game never-finishing`: the plays of the dice ranked by cubeless equity.
+pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
+    let pos = position(&args.position)?;
+    let Some(text) = &args.dice else {
+        return Err(bad_input(
+            "--dice is required: Never-Finishing has no cube decision to hint at",
+        ));
+    };
+    let dice = parse_dice(text)?;
+    let candidates: Vec<Position> = gen()
+        .0
+        .positions(&pos.position, dice, Trapping::On)
+        .to_vec();
+    let nets = NfEvaluator::shipped();
+    let ranked = nply::rank_plays(nets, gen, &candidates, args.plies, Filter::default(), |p| {
+        p.equity()
+    });
+    let best = ranked.first().map(|r| r.chances.equity());
+    let shown = if args.top == 0 {
+        ranked.len()
+    } else {
+        args.top.min(ranked.len())
+    };
+    #[derive(Serialize)]
+    struct Row {
+        rank: usize,
+        #[serde(rename = "move")]
+        play: String,
+        position: String,
+        equity: f32,
+        diff: f32,
+        plies: u32,
+        chances: ChancesJson,
+    }
+    let rows: Vec<Row> = ranked[..shown]
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let e = r.chances.equity();
+            Row {
+                rank: i + 1,
+                play: format_move_nf(&pos.position, &r.after, dice).unwrap_or_default(),
+                position: pos.after_move(r.after).to_string(),
+                equity: e,
+                diff: e - best.unwrap_or(e),
+                plies: r.plies,
+                chances: (&r.chances).into(),
+            }
+        })
+        .collect();
+    if args.json {
+        serde_json::to_writer(
+            &mut *out,
+            &serde_json::json!({
+                "game": "never-finishing",
+                "dice": dice.to_string(),
+                "plies": args.plies,
+                "plays": rows,
+                "total_plays": ranked.len(),
+            }),
+        )?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Never-Finishing, {} to play {dice}; plays ranked at {}-ply by equity (no cube)",
+        capitalized(pos.to_move),
+        args.plies
+    )?;
+    if rows.is_empty() {
+        writeln!(out, "No legal play: the roll is lost.")?;
+    }
+    for r in &rows {
+        let d = if r.rank == 1 {
+            String::new()
+        } else {
+            format!("{:+.3}", r.diff)
+        };
+        writeln!(
+            out,
+            "{:>3}  {:<28} {:+.3} {:>7}  win {:>5.1}%",
+            r.rank,
+            r.play,
+            r.equity,
+            d,
+            100.0 * r.chances.win
+        )?;
+    }
+    if shown < ranked.len() {
+        writeln!(
+            out,
+            "({} more plays not shown; --top 0 shows all)",
+            ranked.len() - shown
+        )?;
+    }
+    Ok(())
+}
+
+/// `tabula rollout --game never-finishing`: cubeless, luck-adjusted unless asked not to.
+pub fn rollout_nf(out: &mut dyn Write, args: &RolloutArgs, pool: &rayon::ThreadPool) -> Result<()> {
+    let pos = position(&args.position)?;
+    if args.cubeful {
+        return Err(bad_input(
+            "Never-Finishing has no cube: --cubeful does not apply",
+        ));
+    }
+    let config = RolloutConfig {
+        trials: args.trials,
+        truncate: args.truncate,
+        seed: args.seed,
+        variance_reduction: !args.no_variance_reduction,
+    };
+    let bar = crate::rollout::progress_bar(u64::from(args.trials));
+    let start = std::time::Instant::now();
+    let r = pool.install(|| {
+        rollout(
+            NfEvaluator::shipped(),
+            gen,
+            |_: &Position| None,
+            &pos.position,
+            &config,
+            || bar.inc(1),
+        )
+    });
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        serde_json::to_writer(
+            &mut *out,
+            &serde_json::json!({
+                "game": "never-finishing",
+                "trials": r.trials,
+                "seed": config.seed,
+                "truncate": config.truncate,
+                "variance_reduction": config.variance_reduction,
+                "seconds": seconds,
+                "chances": ChancesJson::from(&r.chances),
+                "std_err": r.std_err,
+                "equity": r.equity,
+                "equity_std_err": r.equity_std_err,
+                "equity_ci95": [r.equity - r.equity_ci95(), r.equity + r.equity_ci95()],
+            }),
+        )?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Never-Finishing rollout: {} on roll, {} trials, seed {}, {:.1} s",
+        capitalized(pos.to_move),
+        r.trials,
+        config.seed,
+        seconds
+    )?;
+    writeln!(
+        out,
+        "Win {} ± {:.2}  gammon {}  backgammon {}   Lose gammon {}  backgammon {}",
+        percent(r.chances.win),
+        100.0 * r.std_err[0],
+        percent(r.chances.win_gammon),
+        percent(r.chances.win_backgammon),
+        percent(r.chances.lose_gammon),
+        percent(r.chances.lose_backgammon)
+    )?;
+    writeln!(
+        out,
+        "Equity {:+.3} ± {:.3} (standard error); with 95 % confidence between {:+.3} and {:+.3}",
+        r.equity,
+        r.equity_std_err,
+        r.equity - r.equity_ci95(),
+        r.equity + r.equity_ci95()
+    )?;
+    Ok(())
+}
