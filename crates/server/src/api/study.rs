@@ -304,7 +304,7 @@ fn run_rollout(
             config,
             || {
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if n % step == 0 || n == config.trials {
+                if n.is_multiple_of(step) || n == config.trials {
                     send(json!({"progress": n, "trials": config.trials}));
                 }
             },
