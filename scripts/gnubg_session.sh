@@ -5,6 +5,9 @@
 #
 #   scripts/gnubg_session.sh OUT_DIR NEW_GAME_LINES [LEVEL] [PORT]
 #
+# ANALYSIS_CHEQUER_PLIES=0 in the environment analyses chequer plays at that depth instead of
+# gnubg's default 2 (cube decisions stay at gnubg's default 2-ply cubeful analysis): a
+# quicker run when only the cube figure is wanted.
 # `set automatic game off` makes each `new game` line play exactly one game (without it gnubg
 # starts the next game by itself and plays on without end). Writes OUT_DIR/commands.txt,
 # OUT_DIR/gnubg.log (everything gnubg printed), OUT_DIR/session.sgf (saved before the
@@ -25,6 +28,9 @@ start_tabula "$out" "$level" "$port"
     for _ in $(seq "$lines"); do echo "new game"; done
     echo "show score"
     echo "set player 1 human"
+    if [ -n "${ANALYSIS_CHEQUER_PLIES:-}" ]; then
+        echo "set analysis chequerplay evaluation plies $ANALYSIS_CHEQUER_PLIES"
+    fi
     echo "save match $out/session.sgf"
     echo "analyse session"
     echo "save match $out/analysed.sgf"

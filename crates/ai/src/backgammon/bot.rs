@@ -4,13 +4,17 @@
 use super::cube::{self, Answer, CubeState};
 use super::eval::{Evaluator, Heuristic, Probabilities};
 use super::nn::NeuralEvaluator;
-use crate::search::{chances_one_roll_ahead, choose_play};
+use crate::search::choose_play;
 use crate::Level;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tabula_core::{Decision, Dice, Game, Status};
 use tabula_tables::backgammon::{Action, Backgammon, Phase};
 use tabula_tables::{MoveGen, Position};
+
+/// How many plies ahead the strong level looks for its cube decisions (1 until the second
+/// part of issue 15: the mean over the 21 rolls after the best 0-ply play).
+const CUBE_PLIES: u32 = 2;
 
 /// The evaluator a bot judges positions with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,10 +141,13 @@ impl BackgammonBot {
     }
 
     /// The chances of the player on roll in `board` that cube and resignation decisions
-    /// rest on: one roll ahead at the strong level, the bare evaluator below it.
+    /// rest on: two rolls ahead at the strong level (2-ply, as gnubg counts: each roll of the
+    /// player on roll answered by each of the opponent's, best plays at 0-ply), the bare
+    /// evaluator below it. A cube decision turns on a few points of winning chance, so it
+    /// gets the deeper look that chequer play already has.
     fn cube_chances(&mut self, board: &Position) -> Probabilities {
         if self.level == Level::Strong {
-            chances_one_roll_ahead(&self.eval, &mut self.reply_gen, board)
+            crate::study::nply::chances(&self.eval, &mut self.reply_gen, board, CUBE_PLIES)
         } else {
             self.eval.evaluate(board)
         }
