@@ -18,7 +18,8 @@ use tabula_ai::backgammon::NeuralEvaluator;
 use tabula_ai::study::analyse::{analyse, rating, Analysis, Kind, Mark, Settings, Step};
 use tabula_ai::study::report::{decision_report, players, DecisionReport, PlayerReport};
 use tabula_core::ByColor;
-use tabula_tables::notation::mat::replay_mat;
+use tabula_tables::notation::mat::{replay_mat, replay_session};
+use tabula_tables::notation::sgf::read_sgf;
 
 /// The largest file `analyse` reads (a long money session is well under it).
 const MAX_FILE: u64 = 16 << 20;
@@ -65,7 +66,18 @@ pub fn run(out: &mut dyn Write, args: &AnalyseArgs) -> Result<()> {
     let bytes =
         std::fs::read(&args.file).map_err(|e| bad_input(format!("cannot read {name}: {e}")))?;
     let text = String::from_utf8_lossy(&bytes);
-    let replay = replay_mat(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
+    let is_sgf = args
+        .file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
+        || text.trim_start().starts_with("(;");
+    let replay = if is_sgf {
+        let session = read_sgf(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
+        replay_session(&session)
+    } else {
+        replay_mat(&text)
+    }
+    .map_err(|e| bad_input(format!("{name}: {e}")))?;
     let steps: Vec<Step> = replay
         .steps
         .iter()

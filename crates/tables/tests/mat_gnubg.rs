@@ -7,7 +7,8 @@
 //! as Tabula did.
 //!
 //! gnubg's export is then replayed with `replay_mat`: the same plays (the boards after them)
-//! and the same final score.
+//! and the same final score. gnubg also saves what it read as SGF (`save match`), which
+//! `read_sgf` and `replay_session` must replay to the same plays and score.
 //!
 //! Skipped (with a note) where gnubg is not installed, unless `TABULA_REQUIRE_GNUBG` is set:
 //! `.ci/run` installs gnubg and sets it, so in CI a missing gnubg fails the test.
@@ -19,7 +20,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use tabula_core::ByColor;
 use tabula_tables::backgammon::{Action, Backgammon, Event, Mode, Options};
-use tabula_tables::notation::mat::{export_mat, replay_mat};
+use tabula_tables::notation::mat::{export_mat, replay_mat, replay_session};
+use tabula_tables::notation::sgf::read_sgf;
 
 const NAMES: ByColor<&str> = ByColor {
     white: "Alice",
@@ -205,14 +207,21 @@ fn without_beaver_takes(text: &str) -> String {
 }
 
 /// Imports `text` into gnubg with the session's rules set first, and returns gnubg's
-/// `show score` line and its own `.mat` export of what it read.
-fn gnubg_round_trip(gnubg: &str, session: &Backgammon, text: &str, tag: &str) -> (String, String) {
+/// `show score` line, its own `.mat` export of what it read, and the same saved as SGF.
+fn gnubg_round_trip(
+    gnubg: &str,
+    session: &Backgammon,
+    text: &str,
+    tag: &str,
+) -> (String, String, String) {
     let dir: PathBuf = std::env::temp_dir().join(format!("tabula-mat-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let ours = dir.join(format!("{tag}.mat"));
     let theirs = dir.join(format!("{tag}-gnubg.mat"));
+    let sgf = dir.join(format!("{tag}-gnubg.sgf"));
     std::fs::write(&ours, text).unwrap();
     let _ = std::fs::remove_file(&theirs);
+    let _ = std::fs::remove_file(&sgf);
     let rules = match session.options().mode {
         Mode::Money {
             jacoby, beavers, ..
@@ -224,9 +233,10 @@ fn gnubg_round_trip(gnubg: &str, session: &Backgammon, text: &str, tag: &str) ->
         Mode::Match { .. } => String::new(),
     };
     let script = format!(
-        "set display off\n{rules}import mat {}\nshow score\nexport match mat {}\n",
+        "set display off\n{rules}import mat {}\nshow score\nexport match mat {}\nsave match {}\n",
         ours.display(),
-        theirs.display()
+        theirs.display(),
+        sgf.display()
     );
     let mut child = Command::new(gnubg)
         .args(["-t", "-q"])
@@ -249,10 +259,13 @@ fn gnubg_round_trip(gnubg: &str, session: &Backgammon, text: &str, tag: &str) ->
         .unwrap_or_else(|| panic!("gnubg printed no score:\n{stdout}"));
     let exported = std::fs::read_to_string(&theirs)
         .unwrap_or_else(|e| panic!("gnubg wrote no export ({e}):\n{stdout}"));
+    let saved = std::fs::read_to_string(&sgf)
+        .unwrap_or_else(|e| panic!("gnubg saved no SGF ({e}):\n{stdout}"));
     let _ = std::fs::remove_file(&ours);
     let _ = std::fs::remove_file(&theirs);
+    let _ = std::fs::remove_file(&sgf);
     let _ = std::fs::remove_dir(&dir);
-    (score, exported)
+    (score, exported, saved)
 }
 
 /// Parses `The score (after N games) is: Alice 3, Bob 5 (...)`.
@@ -284,7 +297,18 @@ fn check_with_gnubg(session: &Backgammon, tag: &str) {
         eprintln!("gnubg is not installed; skipping the import check (apt-get install gnubg)");
         return;
     };
-    let (score, exported) = gnubg_round_trip(gnubg, session, &text, tag);
+    let (score, exported, sgf) = gnubg_round_trip(gnubg, session, &text, tag);
+    // gnubg's SGF of the same session replays to the same plays and score.
+    let from_sgf = read_sgf(&sgf)
+        .and_then(|s| Ok(replay_session(&s)))
+        .unwrap_or_else(|e| panic!("gnubg's SGF does not read: {e}"))
+        .unwrap_or_else(|e| panic!("gnubg's SGF does not replay: {e}\n{sgf}"));
+    assert_eq!(from_sgf.session.score(), session.score(), "SGF");
+    assert_eq!(
+        logged_plays(&from_sgf.session),
+        logged_plays(session),
+        "SGF"
+    );
     // gnubg's own export replays to the same plays and score.
     let replay = replay_mat(&exported)
         .unwrap_or_else(|e| panic!("gnubg's export does not replay: {e}\n{exported}"));

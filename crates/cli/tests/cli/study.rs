@@ -177,6 +177,36 @@ fn never_finishing_positions_are_evaluated_hinted_and_rolled_out_without_a_cube(
     }
 }
 
+#[test]
+fn analyse_reads_gnubg_sgf_as_it_reads_the_same_game_in_mat() {
+    let dir = std::env::temp_dir().join(format!("tabula-sgf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // One game of a 1-point match, White resigning after 2-1: as gnubg saves it (moves as
+    // letters from White's side, `y` the bar, `z` off) and as a .mat file.
+    let sgf = dir.join("game.sgf");
+    std::fs::write(
+        &sgf,
+        "(;FF[4]GM[6]MI[length:1][game:0][ws:0][bs:0]PW[alice]PB[bob]RU[Crawford]RE[B+1]\n\
+         ;W[31hefe]A[1][ignored analysis]\n;B[64qwsw]\n;W[21]\n)",
+    )
+    .unwrap();
+    let mat = dir.join("game.mat");
+    std::fs::write(
+        &mat,
+        " 1 point match\n\n Game 1\n alice : 0                  bob : 0\n  1) 31: 8/5 6/5               64: 8/2 6/2\n  2) 21:\n                                  Wins 1 point\n",
+    )
+    .unwrap();
+    let a = json(&["analyse", sgf.to_str().unwrap(), "--plies", "0", "--json"]);
+    let b = json(&["analyse", mat.to_str().unwrap(), "--plies", "0", "--json"]);
+    assert_eq!(a["decisions"], b["decisions"]);
+    assert_eq!(a["players"][0]["name"], "alice");
+    std::fs::write(&sgf, "(;GM[6]\n;W[31hefe\n").unwrap();
+    let bad = tabula(&["analyse", sgf.to_str().unwrap()], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("is missing"), "{}", stderr(&bad));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn bot_match(seed: u64) -> String {
     let mut s = Backgammon::new(Options::match_to(3).unwrap()).unwrap();
     let mut dice = ChaChaDice::new(seed);

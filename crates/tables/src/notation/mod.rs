@@ -10,6 +10,7 @@ pub mod mat;
 pub mod match_id;
 pub mod move_text;
 pub mod setup;
+pub mod sgf;
 pub mod tables;
 pub mod xgid;
 pub use match_id::{GameState, MatchId, MatchIdError};
