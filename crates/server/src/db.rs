@@ -388,11 +388,14 @@ pub struct GameRow {
     pub points: Option<i64>,
     /// Actions played.
     pub plies: Option<i64>,
+    /// Whether the game counts for ratings: set when it ends (0 when a guest played), or 0
+    /// from the start for a practice game (`unrated` at creation).
+    pub rated: Option<i64>,
 }
 
 const GAME_COLUMNS: &str = "id, game_type, options, white_id, black_id, white_bot, black_bot, \
     white_client_seed, black_client_seed, invite_code, listed, state, server_seed, commitment, \
-    version, created_ms, winner, points, plies";
+    version, created_ms, winner, points, plies, rated";
 
 fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
     Ok(GameRow {
@@ -415,6 +418,7 @@ fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
         winner: r.try_get("winner")?,
         points: r.try_get("points")?,
         plies: r.try_get("plies")?,
+        rated: r.try_get("rated")?,
     })
 }
 
@@ -438,7 +442,7 @@ impl Db {
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), sqlx::Error> {
         let sql = format!(
             "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, \
-             $11, $12, $13, $14, $15, $16, $17, $18, $19)"
+             $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)"
         );
         sqlx::query(&sql)
             .bind(&g.id)
@@ -460,6 +464,7 @@ impl Db {
             .bind(&g.winner)
             .bind(g.points)
             .bind(g.plies)
+            .bind(g.rated)
             .execute(&self.pool)
             .await?;
         Ok(())

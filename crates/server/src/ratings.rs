@@ -204,8 +204,8 @@ async fn opponents(
     row.try_get("n")
 }
 
-/// Counts the finished game `row` for both seats: nothing for either when a guest played
-/// (the game is marked unrated); otherwise the results, and each side's ratings moved only
+/// Counts the finished game `row` for both seats: nothing for either when a guest played or
+/// the game was created as practice (the game is marked unrated); otherwise the results, and each side's ratings moved only
 /// when the other side is not provisional.
 pub async fn record(tx: &mut Transaction<'_, Any>, row: &GameRow) -> Result<(), sqlx::Error> {
     let (Some(white), Some(black)) = (row.white_id.as_deref(), row.black_id.as_deref()) else {
@@ -215,7 +215,8 @@ pub async fn record(tx: &mut Transaction<'_, Any>, row: &GameRow) -> Result<(), 
     else {
         return Ok(());
     };
-    let rated = rated_kinds(&white_kind, &black_kind);
+    // A practice game was marked unrated when it was created.
+    let rated = rated_kinds(&white_kind, &black_kind) && row.rated != Some(0);
     sqlx::query("UPDATE games SET rated = $1 WHERE id = $2")
         .bind(i64::from(rated))
         .bind(&row.id)

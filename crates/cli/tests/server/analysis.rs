@@ -309,6 +309,32 @@ async fn a_guest_gets_hints_against_a_bot_and_a_rated_game_gets_none() {
         (s, r["error"]["code"].as_str()),
         (403, Some("hints_not_allowed"))
     );
+    // A practice game (created unrated) against a bot: hints are allowed, and it stays
+    // unrated to the end.
+    let (s, g) = user
+        .post(
+            "/api/games",
+            json!({"options": {"game": "backgammon"}, "opponent": {"kind": "bot", "level": "easy"}, "unrated": true}),
+        )
+        .await;
+    assert_eq!(s, 200, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    assert_eq!(g["rated"], false, "{g}");
+    let (s, r) = user.get(&format!("/api/games/{id}/hint")).await;
+    assert_ne!(s, 403, "{r}");
+    play_to_end(&user, &id, "white", 5).await;
+    let (_, after) = user.get(&format!("/api/games/{id}")).await;
+    assert_eq!(after["rated"], false, "{after}");
+    let (_, me) = user
+        .get(&format!("/api/players/{}", me["id"].as_str().unwrap()))
+        .await;
+    let rated_games: i64 = me["standings"]
+        .as_object()
+        .unwrap_or_else(|| panic!("a player page has standings: {me}"))
+        .values()
+        .map(|x| x["games"].as_i64().unwrap())
+        .sum();
+    assert_eq!(rated_games, 0, "a practice game moved no rating: {me}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

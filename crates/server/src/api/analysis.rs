@@ -220,10 +220,11 @@ pub async fn hint(
         .into_iter()
         .find(|&c| game.row.seat(c) == Some(me.id.as_str()))
         .ok_or_else(|| ApiError::forbidden("not_a_player", "you do not play in this game"))?;
-    if game.row.bot(!mine).is_none() || me.kind != "guest" {
+    let unrated = me.kind == "guest" || game.row.rated == Some(0);
+    if game.row.bot(!mine).is_none() || !unrated {
         return Err(ApiError::forbidden(
             "hints_not_allowed",
-            "hints are given only in unrated games against a bot (played as a guest)",
+            "hints are given only in unrated games against a bot (a practice game, or one played as a guest)",
         ));
     }
     let asks = match session.status() {

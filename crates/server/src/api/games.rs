@@ -46,6 +46,10 @@ pub struct CreateGame {
     /// The creator's client seed for the dice (up to 128 characters).
     #[serde(default)]
     pub client_seed: Option<String>,
+    /// A practice game: rated for neither side whoever plays (default false); against a
+    /// bot, the player may ask for hints.
+    #[serde(default)]
+    pub unrated: bool,
 }
 
 /// Taking the empty seat.
@@ -205,6 +209,7 @@ pub async fn create(
         winner: None,
         points: None,
         plies: Some(0),
+        rated: req.unrated.then_some(0),
     };
     let (mine, theirs) = match color {
         Color::White => (

@@ -99,8 +99,9 @@ pub struct GameSummary {
     pub commitment: String,
     /// Creation time, Unix milliseconds.
     pub created_ms: i64,
-    /// Whether the game counts for ratings: `false` when a guest plays in it (unrated for
-    /// both sides), null while a seat is empty. See docs/protocol.md, "Ratings".
+    /// Whether the game counts for ratings: `false` when a guest plays in it or it was
+    /// created as practice (`unrated`), null while a seat is empty. See docs/protocol.md,
+    /// "Ratings".
     pub rated: Option<bool>,
 }
 
@@ -121,6 +122,7 @@ pub async fn summary(state: &AppState, row: &GameRow) -> Result<GameSummary, Api
         player(row.black_id.clone()).await?,
     );
     let rated = match (&white, &black) {
+        _ if row.rated == Some(0) => Some(false),
         (Some(w), Some(b)) => Some(crate::ratings::rated_kinds(&w.kind, &b.kind)),
         _ => None,
     };

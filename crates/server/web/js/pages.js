@@ -50,6 +50,7 @@ export async function lobbyPage(app, main) {
   const game = select('opt-game', Object.entries(GAME_NAMES), 'backgammon');
   const matchLength = h('input', { type: 'number', min: 0, max: 64, value: 3, 'data-testid': 'opt-match-length' });
   const crawford = h('input', { type: 'checkbox', checked: true, 'data-testid': 'opt-crawford' });
+  const practice = h('input', { type: 'checkbox', 'data-testid': 'opt-practice' });
   const beavers = h('input', { type: 'checkbox', checked: true, 'data-testid': 'opt-beavers' });
   const jacoby = h('input', { type: 'checkbox', checked: true, 'data-testid': 'opt-jacoby' });
   const autoDoubles = h('input', { type: 'number', min: 0, max: 15, value: 0, 'data-testid': 'opt-auto-doubles' });
@@ -101,7 +102,7 @@ export async function lobbyPage(app, main) {
     }
     const opp = opponent.value === 'bot' ? { kind: 'bot', level: level.value } : { kind: opponent.value };
     try {
-      const created = await post('/api/games', { options, opponent: opp, color: color.value, client_seed: seed.value || undefined });
+      const created = await post('/api/games', { options, opponent: opp, color: color.value, client_seed: seed.value || undefined, unrated: practice.checked });
       app.navigate(`/game/${created.id}`);
     } catch (err) {
       msg.textContent = `The server refused: ${err.message}`;
@@ -111,6 +112,7 @@ export async function lobbyPage(app, main) {
   h('h2', {}, 'New game'),
   h('div', { class: 'fields' }, field('Game', game), matchField, crawfordField, moneyFields, checkersField, sizeField, evacuationField,
     field('Against', opponent), levelField, field('Your colour', color),
+    field('Practice game', practice, 'not rated for either side; against a bot you may ask for hints'),
     h('details', {}, h('summary', {}, 'Dice seed'), field('Your client seed', seed, 'mixed into the dice; see docs/dice.md'))),
   h('button', { type: 'submit', class: 'primary', 'data-testid': 'create-game' }, 'Create game'), msg);
   root.append(form);
