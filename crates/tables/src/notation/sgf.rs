@@ -234,7 +234,7 @@ fn item(value: &str, mover: Color, cube: &mut u32) -> Result<MatItem, String> {
     }
     let bytes = value.as_bytes();
     let bad = || format!("{value:?} is not a move (two dice, then a pair of letters a step)");
-    if bytes.len() < 2 || bytes.len() % 2 != 0 {
+    if bytes.len() < 2 || !bytes.len().is_multiple_of(2) {
         return Err(bad());
     }
     let die = |b: u8| b.is_ascii_digit().then(|| b - b'0');
