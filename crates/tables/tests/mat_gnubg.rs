@@ -300,7 +300,7 @@ fn check_with_gnubg(session: &Backgammon, tag: &str) {
     let (score, exported, sgf) = gnubg_round_trip(gnubg, session, &text, tag);
     // gnubg's SGF of the same session replays to the same plays and score.
     let from_sgf = read_sgf(&sgf)
-        .and_then(|s| Ok(replay_session(&s)))
+        .map(|s| replay_session(&s))
         .unwrap_or_else(|e| panic!("gnubg's SGF does not read: {e}"))
         .unwrap_or_else(|e| panic!("gnubg's SGF does not replay: {e}\n{sgf}"));
     assert_eq!(from_sgf.session.score(), session.score(), "SGF");
