@@ -81,6 +81,9 @@ pub struct GameSummary {
     pub id: String,
     /// `backgammon`, `never-finishing`, `grasshopper` or `halma-grasshopper`.
     pub game: String,
+    /// The options in words (`5-point match`, `money game, beavers, Jacoby rule`, `14
+    /// checkers each`, `10×10 board, evacuation after move 50`).
+    pub description: String,
     /// `waiting`, `playing` or `finished`.
     pub state: String,
     /// Events so far.
@@ -126,9 +129,13 @@ pub async fn summary(state: &AppState, row: &GameRow) -> Result<GameSummary, Api
         (Some(w), Some(b)) => Some(crate::ratings::rated_kinds(&w.kind, &b.kind)),
         _ => None,
     };
+    let description = serde_json::from_str::<crate::games::GameOptions>(&row.options)
+        .map(|o| o.describe())
+        .unwrap_or_default();
     Ok(GameSummary {
         id: row.id.clone(),
         game: row.game_type.clone(),
+        description,
         state: row.state.clone(),
         version: row.version,
         white,

@@ -110,6 +110,52 @@ impl GameOptions {
         }
     }
 
+    /// The options in words, as the lobby shows an open seat: `5-point match`, `money game,
+    /// beavers, Jacoby rule`, `14 checkers each`, `10×10 board, evacuation after move 50`.
+    pub fn describe(&self) -> String {
+        match *self {
+            GameOptions::Backgammon {
+                match_length: Some(n),
+                crawford,
+                ..
+            } => format!(
+                "{n}-point match{}",
+                if crawford {
+                    ""
+                } else {
+                    " without the Crawford rule"
+                }
+            ),
+            GameOptions::Backgammon {
+                match_length: None,
+                beavers,
+                jacoby,
+                automatic_doubles,
+                ..
+            } => {
+                let mut parts = vec!["money game".to_string()];
+                if beavers {
+                    parts.push("beavers".into());
+                }
+                if jacoby {
+                    parts.push("Jacoby rule".into());
+                }
+                if automatic_doubles > 0 {
+                    parts.push(format!("up to {automatic_doubles} automatic doubles"));
+                }
+                parts.join(", ")
+            }
+            GameOptions::NeverFinishing { match_length: 0 } => "money game".into(),
+            GameOptions::NeverFinishing { match_length } => format!("{match_length}-point match"),
+            GameOptions::Grasshopper { checkers } => format!("{checkers} checkers each"),
+            GameOptions::HalmaGrasshopper { size, evacuation } => match evacuation {
+                Some(0) => format!("{size}×{size} board, no evacuation rule"),
+                Some(n) => format!("{size}×{size} board, evacuation after move {n}"),
+                None => format!("{size}×{size} board"),
+            },
+        }
+    }
+
     /// The match length, for the rating formulas of matches (FIBS); `None` otherwise.
     pub fn match_length(&self) -> Option<u32> {
         match *self {

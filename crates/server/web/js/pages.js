@@ -127,8 +127,10 @@ export async function lobbyPage(app, main) {
       try { mine = (await get(`/api/players/${app.me.id}/games`)).filter(g => g.state !== 'finished'); } catch (e) { /* ignore */ }
     }
     const row = (g, action) => h('li', { 'data-game-id': g.id },
-      h('strong', {}, GAME_NAMES[g.game] || g.game), ' — ', playerLink(g.white), ' vs ', playerLink(g.black), ' ', action);
-    clear(lists).append(
+      h('strong', {}, GAME_NAMES[g.game] || g.game),
+      g.description ? h('span', { class: 'muted', 'data-testid': 'game-description' }, ` (${g.description}${g.rated === false ? ', unrated' : ''})`) : '',
+      ' — ', playerLink(g.white), ' vs ', playerLink(g.black), ' ', action);
+    clear(lists).append(...[
       app.me ? h('section', { class: 'card' }, h('h2', {}, 'Your games'),
         mine.length ? h('ul', { 'data-testid': 'my-games' }, mine.map(g => row(g, h('a', { href: `/game/${g.id}`, 'data-link': true }, g.state === 'waiting' ? 'waiting…' : 'continue'))))
           : h('p', { class: 'muted' }, 'None in progress.'),
@@ -144,7 +146,7 @@ export async function lobbyPage(app, main) {
           } }, 'Join')))) : h('p', { class: 'muted' }, 'No open seats right now.')),
       h('section', { class: 'card' }, h('h2', {}, 'Games in progress'),
         lobby.playing.length ? h('ul', { 'data-testid': 'playing-games' }, lobby.playing.map(g => row(g, h('a', { href: `/game/${g.id}`, 'data-link': true }, 'watch'))))
-          : h('p', { class: 'muted' }, 'Nobody is playing right now.')));
+          : h('p', { class: 'muted' }, 'Nobody is playing right now.'))].filter(Boolean));
   };
   await renderLists();
   const timer = setInterval(renderLists, 5000);
@@ -173,13 +175,13 @@ export async function loginPage(app, main, params) {
     field('Password', pass, kind === 'register' ? 'at least 8 characters' : null),
     h('button', { type: 'submit', class: 'primary', 'data-testid': `${kind}-submit` }, kind === 'login' ? 'Log in' : 'Register'), msg);
   };
-  root.append(h('h1', {}, 'Log in'),
+  root.append(...[h('h1', {}, 'Log in'),
     app.me ? h('p', {}, `You are logged in as ${playerName(app.me)}. `,
       h('button', { type: 'button', onclick: () => app.logout() }, 'Log out'), ' ',
       h('button', { type: 'button', 'data-testid': 'logout-all', title: 'End every session and API token of this player, on every device',
         onclick: () => app.logoutAll() }, 'Log out everywhere')) : null,
     h('div', { class: 'grid' }, credForm('login'), credForm('register'),
-      h('section', { class: 'card' }, h('h2', {}, 'Guest'), h('p', { class: 'small' }, 'No account needed; your games are kept under a guest player.'), guestForm(app, done))));
+      h('section', { class: 'card' }, h('h2', {}, 'Guest'), h('p', { class: 'small' }, 'No account needed; your games are kept under a guest player.'), guestForm(app, done)))].filter(Boolean));
   return null;
 }
 

@@ -857,6 +857,42 @@ await scenario('9: the analysis board reads a pasted XGID, ranks the plays of se
   await page.context().close();
 });
 
+// ---- scenario 10: the lobby in words, and no stray text for visitors ----------------------
+
+await scenario('10: open seats show their options in words (and practice games say unrated); a visitor sees no stray "null"', async () => {
+  const visitor = await newPage();
+  for (const path of ['/', '/login']) {
+    await visitor.goto(`${BASE}${path}`);
+    await visitor.waitForSelector(path === '/' ? '[data-testid=create-form]' : '[data-testid=guest-form]');
+    await visitor.waitForTimeout(300);
+    const text = await visitor.textContent('main');
+    if (/\bnull\b/.test(text)) fail(`the visitor's ${path} shows "null": ${text.slice(0, 200)}`);
+  }
+  await visitor.context().close();
+  const page = await newPage();
+  await guest(page, 'lister');
+  const open = await page.evaluate(async () => {
+    const post = async body => (await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    const a = await post({ options: { game: 'backgammon', match_length: 5 }, opponent: { kind: 'open' } });
+    const b = await post({ options: { game: 'halma-grasshopper', size: 10 }, opponent: { kind: 'open' }, unrated: true });
+    return [a.id, b.id];
+  });
+  const other = await newPage();
+  await guest(other, 'browser');
+  await other.goto(`${BASE}/`);
+  const describe = async id => {
+    const el = await other.waitForSelector(`[data-testid=open-games] [data-game-id="${id}"] [data-testid=game-description]`, { timeout: STEP_LIMIT_MS });
+    return (await el.textContent()).trim();
+  };
+  const a = await describe(open[0]);
+  if (a !== '(5-point match, unrated)' && a !== '(5-point match)') fail(`the backgammon seat reads "${a}"`);
+  const b = await describe(open[1]);
+  if (b !== '(10×10 board, evacuation after move 50, unrated)') fail(`the practice Halma seat reads "${b}"`);
+  checkErrors(other, 'lobby');
+  await page.context().close();
+  await other.context().close();
+});
+
 await browser.close();
 const total = ((Date.now() - T0) / 1000).toFixed(1);
 if (failures) {
