@@ -36,6 +36,9 @@ pub struct Loaded {
     /// seat; a guest's marked ` (guest)`, [`crate::db::PlayerRow::label`]). Seats change only
     /// with a logged join, so a cached game keeps them.
     pub names: ByColor<String>,
+    /// The log version of the event that ended each finished game of the match or session,
+    /// in order: the clients split the move list into games with them.
+    pub game_ends: Vec<i64>,
 }
 
 /// Shared server state.
@@ -236,9 +239,23 @@ impl Loaded {
         }
     }
 
-    /// The state for clients, the result sentences naming the players.
+    /// The state for clients, the result sentences naming the players; each finished game
+    /// in `games` carries the `version` of the event that ended it.
     pub fn view(&self) -> serde_json::Value {
-        self.table.view(self.names())
+        let mut view = self.table.view(self.names());
+        if let Some(games) = view.get_mut("games").and_then(|g| g.as_array_mut()) {
+            for (g, v) in games.iter_mut().zip(&self.game_ends) {
+                g["version"] = (*v).into();
+            }
+        }
+        view
+    }
+
+    /// Records that the event of `version` ended a game, if it did.
+    fn note_game_end(&mut self, version: i64) {
+        if self.table.games_over() > self.game_ends.len() {
+            self.game_ends.push(version);
+        }
     }
 
     /// Who must send the nonce of the roll the game waits for; `None` when no roll is due.
@@ -299,12 +316,16 @@ fn seat_name(color: Color) -> String {
 fn replay(row: GameRow, events: &[EventRow], names: ByColor<String>) -> Result<Loaded, ApiError> {
     let mut table = Table::new(&row.game_options()?).map_err(ApiError::internal)?;
     let (mut rolls, mut plies) = (0, 0);
+    let mut game_ends = Vec::new();
     for e in events {
         replay_event(&mut table, e)?;
         match e.kind.as_str() {
             "roll" => rolls += 1,
             "action" => plies += 1,
             _ => {}
+        }
+        if table.games_over() > game_ends.len() {
+            game_ends.push(e.version);
         }
     }
     Ok(Loaded {
@@ -313,6 +334,7 @@ fn replay(row: GameRow, events: &[EventRow], names: ByColor<String>) -> Result<L
         rolls,
         plies,
         names,
+        game_ends,
     })
 }
 
@@ -665,6 +687,7 @@ fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
         game.row.points = Some(i64::from(outcome.points));
     }
     game.row.plies = Some(game.plies);
+    game.note_game_end(version);
     Ok(event)
 }
 

@@ -4,6 +4,7 @@
 // the dice-verification line once the game is over.
 
 import { api, get, post, randomHex } from './api.js';
+import { buildMoveList, renderMoveList } from './move-list.js';
 import { h, clear, cap, other, GAME_NAMES, playerLink, playerName } from './dom.js';
 import * as T from './tables-logic.js';
 import { drawTables } from './board-tables.js';
@@ -555,7 +556,7 @@ export class GamePage {
     this.formEl = form;
     this.joinEl = h('div', { class: 'join' });
     this.overEl = h('div', { class: 'over' });
-    this.movesEl = h('ol', { class: 'moves', 'data-testid': 'move-list', 'aria-label': 'Moves' });
+    this.movesEl = h('div', { class: 'move-list', 'data-testid': 'move-list', 'aria-label': 'Moves', role: 'region', tabindex: 0 });
     this.linksEl = h('p', { class: 'links' });
     clear(this.root).append(
       h('div', { class: 'game-head' }, this.titleEl, this.liveEl),
@@ -838,33 +839,21 @@ export class GamePage {
 
   renderMoves() {
     if (!this.movesEl) return;
-    const list = [...this.events.entries()].sort((a, b) => a[0] - b[0]);
+    const list = [...this.events.entries()].filter(([ver]) => ver <= this.version).sort((a, b) => a[0] - b[0]);
     const lastAction = this.lastAction();
     const wasAtEnd = this.movesEl.scrollTop + this.movesEl.clientHeight >= this.movesEl.scrollHeight - 4;
-    clear(this.movesEl);
-    for (const [i, [ver, e]] of list.entries()) {
-      let text;
-      if (e.kind === 'roll') {
-        // A roll belongs to the player who acts next (for an opening roll, the winner).
-        const next = list.slice(i + 1).find(([, n]) => n.kind === 'action');
-        const who = next ? next[1].actor : null;
-        text = who ? `${cap(who)} rolls ${e.payload}` : `roll ${e.payload}`;
-      }
-      else if (e.kind === 'join') {
-        const seat = this.summary[e.actor];
-        text = `${cap(e.actor || '?')} joins: ${seat && seat.id === e.payload ? playerName(seat) : 'a player'}`;
-      } else {
-        let p = e.payload;
-        if (this.summary.game === 'grasshopper' && /\d/.test(p)) {
-          p = `${p} (${p.match(/\d+/g).map(n => ghLabel(Number(n))).join('–')})`;
-        }
-        text = `${cap(e.actor || '?')}: ${p}`;
-      }
-      this.movesEl.append(h('li', {
-        value: ver, class: (e.kind === 'action' ? 'action' : 'roll') + (lastAction && lastAction.version === ver ? ' last' : ''),
-        'data-version': ver,
-      }, text));
-    }
+    const g = this.summary.game;
+    const format = p => (g === 'grasshopper' && /\d/.test(p) ? `${p} (${p.match(/\d+/g).map(n => ghLabel(Number(n))).join('–')})` : p);
+    const games = buildMoveList(list, g, (this.view && this.view.games) || [], this.summary.options || {}, format);
+    const joins = list.filter(([, e]) => e.kind === 'join').map(([ver, e]) => {
+      const seat = this.summary[e.actor];
+      return h('li', { 'data-version': ver }, `${cap(e.actor || '?')} joins: ${seat && seat.id === e.payload ? playerName(seat) : 'a player'}`);
+    });
+    const names = { white: this.summary.white ? playerName(this.summary.white) : 'White', black: this.summary.black ? playerName(this.summary.black) : 'Black' };
+    clear(this.movesEl).append(
+      ...(joins.length ? [h('ul', { class: 'joins small muted' }, joins)] : []),
+      ...renderMoveList(games, { game: g, matchLength: this.summary.options ? this.summary.options.match_length : 0, lastVersion: lastAction ? lastAction.version : null, names }));
+    this.movesEl.dataset.version = String(list.length ? list[list.length - 1][0] : 0);
     if (wasAtEnd || list.length < 3) this.movesEl.scrollTop = this.movesEl.scrollHeight;
   }
 }

@@ -294,7 +294,7 @@ await scenario('2: two guests play a 2-point backgammon match through the invita
   for (;;) {
     let acted = false, over = null;
     for (const p of players) {
-      const before = await watcher.$$eval('[data-testid=move-list] li', l => l.length);
+      const before = await watcher.$$eval('[data-testid=move-list] [data-testid=move-entry]', l => l.length);
       const r = await step(p.page, {
         game: 'backgammon', color: p.color, race: true,
         double: () => !doubled,
@@ -307,7 +307,7 @@ await scenario('2: two guests play a 2-point backgammon match through the invita
       if (r.did === 'take') took = true;
       if (!spectatorSaw && (r.did === 'confirm' || r.did === 'double')) {
         // scenario 3: the spectator's move list grows without a reload
-        await watcher.waitForFunction(n => document.querySelectorAll('[data-testid=move-list] li').length > n, before, { timeout: 8000 })
+        await watcher.waitForFunction(n => document.querySelectorAll('[data-testid=move-list] [data-testid=move-entry]').length > n, before, { timeout: 8000 })
           .catch(() => fail('the spectator did not see the move appear'));
         if (!(await watcher.evaluate(() => window.__notReloaded))) fail('the spectator page reloaded');
         spectatorSaw = true;
@@ -337,8 +337,16 @@ await scenario('2: two guests play a 2-point backgammon match through the invita
   if (api.state !== 'finished') fail(`the server says ${api.state}`);
   if (!api.view.cube || api.view.cube.value < 2) fail(`the cube ended at ${JSON.stringify(api.view.cube)}`);
   // the spectator, reconnected once, lists every event of the game
-  await watcher.waitForFunction(n => document.querySelectorAll('[data-testid=move-list] li').length === n, api.version, { timeout: 8000 })
-    .catch(async () => fail(`the spectator lists ${await watcher.$$eval('[data-testid=move-list] li', l => l.length)} events of ${api.version}`));
+  await watcher.waitForFunction(n => document.querySelector('[data-testid=move-list]').dataset.version === String(n), api.version, { timeout: 8000 })
+    .catch(async () => fail(`the spectator's move list reached version ${await watcher.$eval('[data-testid=move-list]', e => e.dataset.version)} of ${api.version}`));
+  // ... in the players' notation: numbered lines of rolls and plays, the double and the take
+  const listed = await watcher.$$eval('[data-testid=move-entry]', l => l.map(e => e.textContent.trim()));
+  if (!listed.some(t => /^\d\d: \S+\/\S+/.test(t))) fail(`no play in the 31: 8/5 6/5 form: ${listed.slice(0, 6)}`);
+  if (!listed.includes('Doubles => 2') || !listed.includes('Takes')) fail(`the cube actions are not listed: ${listed.filter(t => !/^\d\d:/.test(t))}`);
+  const opening = (await watcher.textContent('[data-testid=move-opening]')).trim();
+  if (!/^Opening roll: White \d, Black \d/.test(opening)) fail(`the opening roll reads "${opening}"`);
+  const result = (await watcher.textContent('[data-testid=move-game-result]')).trim();
+  if (!/wins/.test(result)) fail(`the game's result line reads "${result}"`);
   if (!cut) fail('the spectator connection was never cut');
   checkErrors(watcher, 'spectator');
   await a.context().close();
@@ -620,7 +628,7 @@ await scenario('6: a user registers and logs in through the pages, resigns a mon
   const squares = await page.$$eval('[data-testid=board] [data-testid^=sq-]', l => l.length);
   if (squares !== 100) fail(`the Halma board has ${squares} squares`);
   if (!/10×10/.test(await page.textContent('h1.game-title'))) fail('the title does not say 10×10');
-  const listed = () => page.$$eval('[data-testid=move-list] li', l => l.length);
+  const listed = () => page.$$eval('[data-testid=move-list] [data-testid=move-entry]', l => l.length);
   for (let k = 0; k < 2; k++) {
     await page.waitForSelector('[data-testid=board] [data-source]', { timeout: STEP_LIMIT_MS });
     const before = await listed();
@@ -631,12 +639,12 @@ await scenario('6: a user registers and logs in through the pages, resigns a mon
     if (!d.dests.length) fail('a selected Halma piece has no destination');
     await page.click(`[data-testid="${halmaBest(d.dests, 'white')}"]`);
     clicks++;
-    await page.waitForFunction(n => document.querySelectorAll('[data-testid=move-list] li').length > n, before, { timeout: 8000 })
+    await page.waitForFunction(n => document.querySelectorAll('[data-testid=move-list] [data-testid=move-entry]').length > n, before, { timeout: 8000 })
       .catch(async () => fail(`move ${k + 1}: the move list stayed at ${await listed()}`));
   }
   // both of our moves and the bot's first reply are listed
-  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=move-list] li')].filter(li => /^White: /.test(li.textContent)).length >= 2);
-  const mine = await page.$$eval('[data-testid=move-list] li', l => l.filter(li => /^White: /.test(li.textContent)).length);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=move-entry][data-actor=white]').length >= 2);
+  const mine = await page.$$eval('[data-testid=move-entry][data-actor=white]', l => l.length);
   if (mine !== 2) fail(`the move list holds ${mine} moves of White`);
   // log out everywhere from the account area: this session and every other one end
   const other = await browser.newContext();
@@ -710,6 +718,14 @@ await scenario('7: the end of a game inside a backgammon match is announced with
   if (await page.getAttribute('[data-testid=board]', 'data-final-of-game')) fail('the final board stays after "Next game"');
   if (!/game 2\b/.test(await page.textContent('h1.game-title'))) fail('the title does not say game 2');
   await page.waitForSelector('[data-testid=controls] [data-testid=roll]', { timeout: STEP_LIMIT_MS }); // game 2's opening roll
+  // the move list: game 1 under its heading, with its numbered lines and its result
+  const heading = (await page.textContent('[data-testid=move-game][data-game-number="1"] [data-testid=move-game-heading]')).trim();
+  if (heading !== 'Game 1') fail(`game 1's heading reads "${heading}"`);
+  const lines = await page.$$eval('[data-testid=move-game][data-game-number="1"] tr td.num', l => l.map(e => e.textContent));
+  if (!lines.length || lines[0] !== '1.' || lines[lines.length - 1] !== `${lines.length}.`) fail(`game 1's lines are numbered ${lines.slice(0, 3)}…`);
+  const res = (await page.textContent('[data-testid=move-game][data-game-number="1"] [data-testid=move-game-result]')).trim();
+  if (res !== g1.sentence) fail(`game 1's result in the move list reads "${res}", the server says "${g1.sentence}"`);
+  await shot(page, 'move-list');
   checkErrors(page, 'match');
   await page.context().close();
 });

@@ -1,0 +1,111 @@
+// The game page's move list in the notation players know (issue 16): backgammon and
+// Never-Finishing as numbered lines of White's and Black's turns, each a roll with its play
+// (`31: 8/5 6/5`) or a cube action (`Doubles => 2`, `Takes`), the opening roll saying who
+// threw which die, a heading per game of a match or session with the score before it and the
+// result's sentence after it; Grasshopper and Halma numbered by move, White's and Black's in
+// one line. Built from the game's log (rolls, actions, joins) and the finished games' `version`
+// (the event that ended each), so that it splits the games exactly where the server did.
+
+import { h, cap } from './dom.js';
+
+const DICE_GAMES = new Set(['backgammon', 'never-finishing']);
+
+/** `5-2` as a .mat roll: the larger die first, `52`. */
+function matDice(text) {
+  const [a, b] = text.split('-').map(Number);
+  return `${Math.max(a, b)}${Math.min(a, b)}`;
+}
+
+const RESIGN = { single: 'a single game', gammon: 'a gammon', backgammon: 'a backgammon' };
+
+/**
+ * The games of the list: `[{ number, scoreBefore, result, lines: [{ white, black }] }]`, each
+ * entry `{ text, version, kind }` or null. `events` are `[version, event]` in order; `games`
+ * the view's finished games; `options` the game's options (automatic doubles).
+ */
+export function buildMoveList(events, game, games, options = {}, formatMove = p => p) {
+  const ends = (games || []).map(g => g.version).filter(v => v != null);
+  const out = [];
+  let current = null;
+  let cube = 1, ties = 0, pending = null, opened = false;
+  const start = () => {
+    const k = out.length;
+    current = { number: k + 1, scoreBefore: k > 0 && games[k - 1] ? games[k - 1].score : null, result: null, lines: [] };
+    out.push(current);
+    cube = 1; ties = 0; pending = null; opened = false;
+  };
+  const put = (actor, entry) => {
+    let line = current.lines[current.lines.length - 1];
+    const col = actor === 'black' ? 'black' : 'white';
+    if (!line || (col === 'white' && (line.white || line.black)) || (col === 'black' && line.black)) {
+      line = { white: null, black: null };
+      current.lines.push(line);
+    }
+    line[col] = entry;
+  };
+  start();
+  for (const [version, e] of events) {
+    if (e.kind === 'join') continue;
+    if (!DICE_GAMES.has(game)) {
+      if (e.kind === 'action') put(e.actor, { text: formatMove(e.payload), version, kind: 'move' });
+    } else if (e.kind === 'roll') {
+      if (!opened) {
+        const [w, b] = e.payload.split('-').map(Number);
+        if (w === b) {
+          const auto = (options.automatic_doubles || 0) > ties;
+          if (auto) { ties++; cube *= 2; }
+          current.opening = (current.opening || []).concat(`White ${w}, Black ${b}: a tie${auto ? `, the cube turns to ${cube}` : ''}, thrown again`);
+        } else {
+          current.opening = (current.opening || []).concat(`White ${w}, Black ${b}: ${w > b ? 'White' : 'Black'} starts`);
+          opened = true;
+          pending = matDice(e.payload);
+        }
+      } else {
+        pending = matDice(e.payload);
+      }
+    } else if (e.kind === 'action') {
+      const p = e.payload;
+      let text = null;
+      if (p === 'roll') text = null; // chose to roll rather than double
+      else if (p === 'double') { cube *= 2; text = `Doubles => ${cube}`; }
+      else if (p === 'beaver') { cube *= 2; text = `Beavers => ${cube}`; }
+      else if (p === 'take') text = 'Takes';
+      else if (p === 'drop') text = 'Drops';
+      else if (p.startsWith('resign ')) text = `Offers to resign ${RESIGN[p.slice(7)] || p.slice(7)}`;
+      else if (p === 'accept') text = 'Accepts the resignation';
+      else if (p === 'reject') text = 'Rejects the resignation';
+      else { text = pending ? `${pending}: ${p}` : p; pending = null; }
+      if (text) put(e.actor, { text, version, kind: /^\d\d: /.test(text) ? 'move' : 'cube' });
+    }
+    if (ends.length >= out.length && version === ends[out.length - 1]) {
+      current.result = games[out.length - 1].sentence || null;
+      start();
+    }
+  }
+  // A game begun but with nothing in it yet (the next game of a match) is not shown.
+  if (out.length > 1 && !current.lines.length && !current.opening) out.pop();
+  return out;
+}
+
+/** The list as elements: a section per game with its heading, lines and result. */
+export function renderMoveList(list, { game, matchLength, lastVersion, names }) {
+  const many = list.length > 1 || (matchLength || 0) > 0;
+  const cell = (entry, col) => {
+    if (!entry) return h('td', { class: 'move empty' });
+    return h('td', {
+      class: `move ${entry.kind}` + (entry.version === lastVersion ? ' last' : ''),
+      'data-version': entry.version, 'data-actor': col, 'data-testid': 'move-entry',
+    }, entry.text);
+  };
+  return list.map(g => h('section', { class: 'move-game', 'data-testid': 'move-game', 'data-game-number': g.number },
+    many ? h('h3', { class: 'small', 'data-testid': 'move-game-heading' }, `Game ${g.number}`,
+      g.scoreBefore ? ` — ${cap(names.white)} ${g.scoreBefore.white}, ${cap(names.black)} ${g.scoreBefore.black}` : '') : '',
+    g.opening ? h('p', { class: 'small muted opening', 'data-testid': 'move-opening' }, 'Opening roll: ', g.opening.join('; '), '.') : '',
+    h('table', { class: 'move-table' },
+      h('thead', { class: 'sr-only' }, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'White'), h('th', { scope: 'col' }, 'Black'))),
+      h('tbody', {}, g.lines.map((line, i) => h('tr', {},
+        h('td', { class: 'num' }, `${i + 1}.`), cell(line.white, 'white'), cell(line.black, 'black'))))),
+    g.result ? h('p', { class: 'small move-result', 'data-testid': 'move-game-result' }, g.result) : ''));
+}
+
+export { DICE_GAMES };
