@@ -96,6 +96,13 @@ async fn register_play_watch_and_count(db: Database) {
                 );
             }
             assert_eq!(games.last().unwrap()["score"], end["view"]["score"]);
+            // Each game names the log version that ended it, in order, the last the match's.
+            let versions: Vec<i64> = games
+                .iter()
+                .map(|g| g["version"].as_i64().expect("a version"))
+                .collect();
+            assert!(versions.windows(2).all(|w| w[0] < w[1]), "{versions:?}");
+            assert_eq!(*versions.last().unwrap(), end["version"].as_i64().unwrap());
         } else {
             assert!(end["view"]["games"].is_null());
         }
