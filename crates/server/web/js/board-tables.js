@@ -151,7 +151,7 @@ export function drawTables(o) {
     const cy = TOP + LEN + MID / 2;
     const faces = o.dice[0] === o.dice[1] ? [o.dice[0], o.dice[0], o.dice[0], o.dice[0]] : o.dice;
     const gap = 42;
-    const g = s('g', { 'data-testid': 'dice', 'aria-label': `dice ${o.dice.join('-')}` });
+    const g = s('g', { 'data-testid': 'dice', 'data-side': o.diceSide, 'data-played': o.diceUsed && o.diceUsed.length && o.diceUsed.every(Boolean) ? 'true' : null, 'aria-label': `dice ${o.dice.join('-')}${o.diceUsed && o.diceUsed.length && o.diceUsed.every(Boolean) ? ', played' : ''}` });
     faces.forEach((v, i) => {
       g.append(die(cx + (i - (faces.length - 1) / 2) * gap, cy, v, o.diceUsed && o.diceUsed[i]));
     });

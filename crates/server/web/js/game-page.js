@@ -605,6 +605,20 @@ export class GamePage {
     return last;
   }
 
+  /** The last play of the current game (not a cube action or a roll decision) and the roll
+   * it played: it stays drawn, with its dice, until the next play is made. */
+  lastPlay() {
+    const games = (this.view && this.view.games) || [];
+    const since = games.length && games[games.length - 1].version != null ? games[games.length - 1].version : 0;
+    let play = null, roll = null, lastRoll = null;
+    for (const [ver, e] of [...this.events.entries()].sort((a, b) => a[0] - b[0])) {
+      if (ver > this.version || ver <= since) continue;
+      if (e.kind === 'roll') lastRoll = { version: ver, payload: e.payload };
+      else if (e.kind === 'action' && e.payload.includes('/')) { play = { version: ver, ...e }; roll = lastRoll; }
+    }
+    return play ? { play, dice: roll ? roll.payload.split('-').map(Number) : null } : null;
+  }
+
   renderBoard() {
     const v = this.shown, s = this.summary;
     const bottom = this.myColor || 'white';
@@ -626,13 +640,19 @@ export class GamePage {
         });
         if (v.dice[0] !== v.dice[1] && v.dice[0] < v.dice[1]) diceUsed.reverse();
       }
-      let lastMove = null;
-      if (last && last.payload.includes('/') && !turn?.stepsTaken) lastMove = { actor: last.actor, segments: T.playSegments(last.payload, last.actor) };
+      // The last play stays drawn (with its dice, greyed, when no dice are out) until the
+      // next play is made: the opponent's move is seen whatever the player clicks meanwhile.
+      let lastMove = null, dice = v.dice, diceSide = v.turn;
+      const lp = this.between ? null : this.lastPlay();
+      if (lp && !turn?.stepsTaken) {
+        lastMove = { actor: lp.play.actor, segments: T.playSegments(lp.play.payload, lp.play.actor) };
+        if (!dice && lp.dice) { dice = lp.dice; diceSide = lp.play.actor; diceUsed = T.diceList(lp.dice).map(() => true); }
+      }
       const hintMove = turn?.stepsTaken ? null : this.hintArrows();
       const dests = new Set(it.dests);
       if (this.choice) dests.add(this.tablesKey(this.choice[0].to));
       svg = drawTables({
-        board, bottom, dice: v.dice, diceUsed, diceSide: v.turn,
+        board, bottom, dice, diceUsed, diceSide,
         cube: v.game === 'backgammon' ? v.cube : null, crawford: v.crawford_game,
         sources: it.sources, dests, selected: this.selected, last: lastMove, hint: hintMove,
         onClick: k => this.onBoardClick(k),

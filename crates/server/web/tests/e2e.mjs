@@ -808,6 +808,20 @@ await scenario('8: in an unrated backgammon game against the easy bot, Hint rank
   }
   await page.waitForSelector('[data-testid=hint-panel]', { state: 'detached', timeout: 8000 })
     .catch(() => fail('the hint panel stayed after our move'));
+  // the bot's reply stays visible at our next turn: its dice (played) on its side, its move as arrows
+  await page.waitForSelector('[data-testid=controls] [data-testid=roll]', { timeout: STEP_LIMIT_MS });
+  const botPlayed = (await game()).view;
+  if (botPlayed.status.status === 'decide' && !botPlayed.dice) {
+    const dice = await page.$('[data-testid=board] [data-testid=dice][data-side=black][data-played=true]');
+    const arrows = await page.$('[data-testid=board] [data-testid=last-move] line');
+    const events = await page.evaluate(async id => (await fetch(`/api/games/${id}/events`)).json(), id);
+    const lastAction = events.filter(e => e.kind === 'action').pop();
+    if (lastAction && lastAction.actor === 'black' && lastAction.payload.includes('/')) {
+      if (!dice) fail("the bot's dice are not drawn on its side before our roll");
+      if (!arrows) fail("the bot's move is not drawn before our roll");
+      notable['bot move shown'] = 1;
+    }
+  }
   checkErrors(page, 'hint');
   await page.context().close();
 });
