@@ -110,19 +110,11 @@ pub fn rollout_command(out: &mut dyn Write, args: &RolloutArgs) -> Result<()> {
     }
     writeln!(
         out,
-        "Rollout: {} on roll, {} trials, seed {}, {}, {}, {} thread{}, {:.1} s",
+        "Rollout: {} on roll, {} trials, seed {}, {}, {} thread{}, {:.1} s",
         capitalized(setup.on_roll),
         result.trials,
         config.seed,
-        match config.truncate {
-            Some(n) => format!("truncated after {n} plays"),
-            None => "played to the end (exact bear-offs)".to_string(),
-        },
-        if config.variance_reduction {
-            "luck-adjusted"
-        } else {
-            "no variance reduction"
-        },
+        settings(&config, " (exact bear-offs)"),
         threads,
         if threads == 1 { "" } else { "s" },
         seconds
@@ -148,14 +140,7 @@ pub fn rollout_command(out: &mut dyn Write, args: &RolloutArgs) -> Result<()> {
         percent(p.lose_backgammon),
         100.0 * se[4]
     )?;
-    writeln!(
-        out,
-        "Cubeless equity {:+.3} ± {:.3} (standard error); with 95 % confidence between {:+.3} and {:+.3}",
-        result.equity,
-        result.equity_std_err,
-        result.equity - result.equity_ci95(),
-        result.equity + result.equity_ci95()
-    )?;
+    writeln!(out, "Cubeless {}", equity_line(&result))?;
     if let Some(a) = &analysis {
         write_cube(out, a)?;
     }
@@ -205,6 +190,33 @@ fn write_rollout_json(
     )?;
     writeln!(out)?;
     Ok(())
+}
+
+/// How the games were played, in words: `truncated after 10 plays, luck-adjusted`.
+pub(crate) fn settings(config: &RolloutConfig, to_the_end: &str) -> String {
+    format!(
+        "{}, {}",
+        match config.truncate {
+            Some(n) => format!("truncated after {n} plays"),
+            None => format!("played to the end{to_the_end}"),
+        },
+        if config.variance_reduction {
+            "luck-adjusted"
+        } else {
+            "no variance reduction"
+        }
+    )
+}
+
+/// `equity +0.123 ± 0.004 (standard error); with 95 % confidence between ...`.
+pub(crate) fn equity_line(r: &RolloutResult) -> String {
+    format!(
+        "equity {:+.3} ± {:.3} (standard error); with 95 % confidence between {:+.3} and {:+.3}",
+        r.equity,
+        r.equity_std_err,
+        r.equity - r.equity_ci95(),
+        r.equity + r.equity_ci95()
+    )
 }
 
 pub(crate) fn progress_bar(len: u64) -> indicatif::ProgressBar {
@@ -338,20 +350,12 @@ fn cubeful(
     }
     writeln!(
         out,
-        "Cubeful rollout: {} on roll, {} trials{}, seed {}, {}, {}, {:.1} s",
+        "Cubeful rollout: {} on roll, {} trials{}, seed {}, {}, {:.1} s",
         capitalized(setup.on_roll),
         args.trials,
         if may_double { " per cube action" } else { "" },
         config.seed,
-        match config.truncate {
-            Some(n) => format!("truncated after {n} plays"),
-            None => "played to the end".to_string(),
-        },
-        if config.variance_reduction {
-            "luck-adjusted"
-        } else {
-            "no variance reduction"
-        },
+        settings(config, ""),
         seconds
     )?;
     let show = |r: &CubefulResult| match unit {

@@ -232,7 +232,7 @@ pub(crate) fn percent(x: f32) -> String {
     format!("{:5.1} %", 100.0 * x)
 }
 
-fn write_chances(out: &mut dyn Write, p: &Probabilities) -> Result<()> {
+pub(crate) fn write_chances(out: &mut dyn Write, p: &Probabilities) -> Result<()> {
     writeln!(
         out,
         "Win {}  (gammon {}, backgammon {})   Lose {}  (gammon {}, backgammon {})",

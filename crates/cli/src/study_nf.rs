@@ -67,17 +67,8 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
         capitalized(pos.to_move),
         args.plies
     )?;
-    writeln!(
-        out,
-        "Win {}  (gammon {}, backgammon {})   Lose {}  (gammon {}, backgammon {})",
-        percent(p.win),
-        percent(p.win_gammon),
-        percent(p.win_backgammon),
-        percent(1.0 - p.win),
-        percent(p.lose_gammon),
-        percent(p.lose_backgammon)
-    )?;
-    writeln!(out, "Equity {:+.3} (the game has no cube)", p.equity())?;
+    crate::study::write_chances(out, &p)?;
+    writeln!(out, "(the game has no cube)")?;
     Ok(())
 }
 
@@ -246,13 +237,6 @@ pub fn rollout_nf(out: &mut dyn Write, args: &RolloutArgs, pool: &rayon::ThreadP
         percent(r.chances.lose_gammon),
         percent(r.chances.lose_backgammon)
     )?;
-    writeln!(
-        out,
-        "Equity {:+.3} ± {:.3} (standard error); with 95 % confidence between {:+.3} and {:+.3}",
-        r.equity,
-        r.equity_std_err,
-        r.equity - r.equity_ci95(),
-        r.equity + r.equity_ci95()
-    )?;
+    writeln!(out, "Rolled-out {}", crate::rollout::equity_line(&r))?;
     Ok(())
 }

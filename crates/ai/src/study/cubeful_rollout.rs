@@ -25,16 +25,16 @@
 //!   with the cube in play is played to its end, where the cube can still turn.
 
 use super::nply::{best_play_0ply, is_over};
-use super::rollout::{ordered_roll, RolloutConfig};
+use super::rollout::{trial_dice, RolloutConfig};
 use crate::backgammon::cube::{self, Answer, CubeState, Stakes};
 use crate::backgammon::cubeful::{self, Owner};
 use crate::backgammon::match_cube::{self, Holder, Score};
 use crate::backgammon::{Evaluator, Probabilities};
 use crate::search::Plays;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use tabula_core::{Dice, Die};
+use tabula_core::Dice;
 use tabula_tables::Position;
 
 /// A cubeful rollout's result, from the side of the player on roll at the start.
@@ -252,14 +252,7 @@ fn trial<E: Evaluator, P: Plays>(
                 }
             }
         }
-        let dice = match ply {
-            0 => ordered_roll(t % 36),
-            1 => ordered_roll((t / 36) % 36),
-            _ => Dice::from_values(
-                Die::new(rng.gen_range(1..=6)).expect("a die"),
-                Die::new(rng.gen_range(1..=6)).expect("a die"),
-            ),
-        };
+        let dice = trial_dice(ply, t, &mut rng);
         let next = if config.variance_reduction {
             let mut mean = 0.0;
             let mut got = None;

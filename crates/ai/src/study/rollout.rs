@@ -90,9 +90,22 @@ fn equity_of(v: &[f64; 5]) -> f64 {
 }
 
 /// The ordered roll number `i` (0..36): first die `i / 6 + 1`, second `i mod 6 + 1`.
-pub(super) fn ordered_roll(i: u64) -> Dice {
+fn ordered_roll(i: u64) -> Dice {
     let die = |v: u64| Die::new(v as u8 + 1).expect("0..6 + 1 is a die");
     Dice::from_values(die(i / 6), die(i % 6))
+}
+
+/// The dice of play `ply` of trial `t`: the stratified first two rolls, then the trial's
+/// stream.
+pub(super) fn trial_dice(ply: u32, t: u64, rng: &mut ChaCha8Rng) -> Dice {
+    match ply {
+        0 => ordered_roll(t % 36),
+        1 => ordered_roll((t / 36) % 36),
+        _ => Dice::from_values(
+            Die::new(rng.gen_range(1..=6)).expect("a die"),
+            Die::new(rng.gen_range(1..=6)).expect("a die"),
+        ),
+    }
 }
 
 /// One trial's result (root's view), luck already subtracted when asked.
@@ -121,14 +134,7 @@ fn trial<E: Evaluator, P: Plays>(
                 break to_root(p, ours);
             }
         }
-        let dice = match ply {
-            0 => ordered_roll(t % 36),
-            1 => ordered_roll((t / 36) % 36),
-            _ => Dice::from_values(
-                Die::new(rng.gen_range(1..=6)).expect("a die"),
-                Die::new(rng.gen_range(1..=6)).expect("a die"),
-            ),
-        };
+        let dice = trial_dice(ply, t, &mut rng);
         let next = if config.variance_reduction {
             // The mover's value after each roll's best play, and the mean over the rolls.
             let mut mean = Probabilities::default();
