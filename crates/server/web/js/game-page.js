@@ -838,16 +838,32 @@ export class GamePage {
       this.overEl.append(h('ol', { class: 'match-games small', 'data-testid': 'match-games', 'aria-label': 'The games of the match' },
         ...games.map(g => h('li', { value: g.number, 'data-code': g.code }, `${g.sentence} (${scoreLine(g.score, s)})`))));
     }
+    // What next: the same game again against the same bot (colours swapped), or the lobby.
+    const opp = this.myColor ? s[other(this.myColor)] : null;
+    const again = [];
+    if (opp && opp.kind === 'bot' && opp.id.startsWith('bot-')) {
+      again.push(h('button', { type: 'button', class: 'primary', 'data-testid': 'play-again', onclick: async e => {
+        e.target.disabled = true;
+        try {
+          const created = await post('/api/games', {
+            options: s.options, opponent: { kind: 'bot', level: opp.id.slice(4) },
+            color: other(this.myColor), client_seed: randomHex(12), unrated: s.rated === false && this.app.me && this.app.me.kind !== 'guest',
+          });
+          this.app.navigate(`/game/${created.id}`);
+        } catch (err) { e.target.disabled = false; this.say(`The server refused: ${err.message}`, 'error'); }
+      } }, `Play again (as ${other(this.myColor)})`));
+    }
+    again.push(h('a', { href: '/', 'data-link': true, class: 'button', 'data-testid': 'new-game' }, 'New game'));
+    this.overEl.append(h('p', { class: 'again' }, ...again.flatMap((x, i) => (i ? [' ', x] : [x]))));
     if (DICE_GAMES.has(s.game)) {
       const d = s.dice;
-      if (d && d.server_seed) {
-        this.overEl.append(h('p', { class: 'verify small', 'data-testid': 'dice-verify' },
-          'dice verifiable: seed revealed, commitment ', h('code', {}, d.commitment), '; check with ',
+      const body = d && d.server_seed
+        ? h('p', { class: 'verify small', 'data-testid': 'dice-verify' },
+          'Dice verifiable: the seed is revealed, commitment ', h('code', {}, d.commitment), '; check with ',
           h('code', {}, 'tabula verify-dice'), ' on ', h('a', { href: `/api/games/${this.id}` }, 'this game\'s record'),
-          ` (${d.rolls.length} rolls).`));
-      } else {
-        this.overEl.append(h('p', { class: 'verify small muted', 'data-testid': 'dice-verify' }, `dice commitment ${s.commitment}; the seed is being fetched…`));
-      }
+          ` (${d.rolls.length} rolls).`)
+        : h('p', { class: 'verify small muted', 'data-testid': 'dice-verify' }, `Dice commitment ${s.commitment}; the seed is being fetched…`);
+      this.overEl.append(h('details', { class: 'verify-details' }, h('summary', { class: 'small' }, 'Dice verification'), body));
     }
   }
 

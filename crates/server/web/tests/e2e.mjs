@@ -251,10 +251,15 @@ await scenario('1: a guest plays each of the four games against the easy bot to 
     if (code !== result.code) fail(`${g.game}: the page's code is ${code}, the server's ${result.code}`);
     notable[`${g.game} ${result.code}`] = 1;
     if (g.game === 'backgammon' || g.game === 'never-finishing') {
-      await page.waitForSelector('[data-testid=dice-verify]:has-text("seed revealed")');
+      // the dice verification is kept in a details section, out of the way
+      await page.waitForSelector('[data-testid=dice-verify]:has-text("seed is revealed")', { state: 'attached' });
       const line = await page.textContent('[data-testid=dice-verify]');
-      if (!/dice verifiable: seed revealed, commitment [0-9a-f]{64}; check with tabula verify-dice/.test(line)) fail(`${g.game}: dice line "${line}"`);
+      if (!/Dice verifiable: the seed is revealed, commitment [0-9a-f]{64}; check with tabula verify-dice/.test(line)) fail(`${g.game}: dice line "${line}"`);
+      if (await page.isVisible('[data-testid=dice-verify]')) fail(`${g.game}: the dice verification is shown before it is asked for`);
     }
+    // what next: the same game again against the bot, or a new one
+    if (!(await page.$('[data-testid=play-again]')) || !(await page.$('[data-testid=new-game]'))) fail(`${g.game}: no Play again / New game at the end`);
+    if (g.game === 'backgammon') { await page.evaluate(() => window.scrollTo(0, 0)); await shot(page, 'game-over'); }
     const state = await page.getAttribute('[data-testid=board]', 'data-state');
     if (state !== 'finished') fail(`${g.game}: the board says ${state} after the end`);
     const api = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
@@ -262,6 +267,17 @@ await scenario('1: a guest plays each of the four games against the easy bot to 
     finished[g.game] = id;
     checkErrors(page, g.game);
   }
+  // Play again: the same options against the same bot, colours swapped
+  const lastId = finished['halma-grasshopper'];
+  const before = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), lastId);
+  await page.click('[data-testid=play-again]');
+  clicks++;
+  await page.waitForFunction(id => location.pathname.startsWith('/game/') && !location.pathname.endsWith(id), lastId, { timeout: STEP_LIMIT_MS });
+  const newId = decodeURIComponent(page.url().split('/game/')[1].split('?')[0]);
+  const again = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), newId);
+  if (JSON.stringify(again.options) !== JSON.stringify(before.options)) fail(`Play again changed the options: ${JSON.stringify(again.options)}`);
+  if (!again.black || again.black.id !== before.white.id || !again.white || again.white.id !== before.black.id) fail('Play again did not swap the colours against the same bot');
+  notable['play again'] = 1;
 });
 
 // ---- scenario 2 + 3: two guests play a match through the invitation link; a spectator ----
