@@ -33,6 +33,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/login", post(players::login))
         .route("/api/logout", post(players::logout))
         .route("/api/me", get(players::me))
+        .route("/api/session", get(players::session))
         .route("/api/tokens", post(players::token))
         .route("/api/sessions", get(players::sessions))
         .route(

@@ -19,6 +19,7 @@ use utoipa::OpenApi;
         super::players::login,
         super::players::logout,
         super::players::me,
+        super::players::session,
         super::players::token,
         super::players::sessions,
         super::players::end_session,

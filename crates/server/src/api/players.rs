@@ -264,6 +264,22 @@ pub async fn me(MaybeAuth(player): MaybeAuth) -> Result<Json<PlayerView>, ApiErr
         .ok_or_else(ApiError::unauthorized)
 }
 
+/// Who is logged in, for pages that serve visitors too: always 200, `{"player": null}` for a
+/// visitor (a browser logs every 401 as an error, and a visitor is no error).
+#[utoipa::path(get, path = "/api/session", responses((status = 200, body = SessionView)))]
+pub async fn session(MaybeAuth(player): MaybeAuth) -> Json<SessionView> {
+    Json(SessionView {
+        player: player.as_ref().map(PlayerView::from),
+    })
+}
+
+/// The answer of `/api/session`.
+#[derive(Serialize, ToSchema)]
+pub struct SessionView {
+    /// The logged-in player, or null.
+    pub player: Option<PlayerView>,
+}
+
 /// A new API token for scripts and bots (it expires after the token lifetime, 365 days by
 /// default).
 #[utoipa::path(post, path = "/api/tokens", responses((status = 200, body = TokenView), (status = 401, body = crate::error::ErrorBody)))]

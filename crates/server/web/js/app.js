@@ -83,7 +83,7 @@ document.addEventListener('click', e => {
 window.addEventListener('popstate', route);
 
 (async () => {
-  try { app.me = await get('/api/me'); } catch (e) { app.me = null; }
+  try { app.me = (await get('/api/session')).player; } catch (e) { app.me = null; }
   renderNav();
   route();
 })();

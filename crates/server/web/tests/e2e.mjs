@@ -905,8 +905,11 @@ await scenario('9: the analysis board reads a pasted XGID, ranks the plays of se
 
 // ---- scenario 10: the lobby in words, and no stray text for visitors ----------------------
 
-await scenario('10: open seats show their options in words (and practice games say unrated); a visitor sees no stray "null"', async () => {
+await scenario('10: open seats show their options in words (and practice games say unrated); a visitor sees no stray "null" and no 401; the phone header keeps one line', async () => {
   const visitor = await newPage();
+  const refused = [];
+  visitor.on('console', m => { if (m.type() === 'error') refused.push(m.text()); });
+  visitor.on('response', r => { if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`); });
   for (const path of ['/', '/login']) {
     await visitor.goto(`${BASE}${path}`);
     await visitor.waitForSelector(path === '/' ? '[data-testid=create-form]' : '[data-testid=guest-form]');
@@ -914,7 +917,21 @@ await scenario('10: open seats show their options in words (and practice games s
     const text = await visitor.textContent('main');
     if (/\bnull\b/.test(text)) fail(`the visitor's ${path} shows "null": ${text.slice(0, 200)}`);
   }
+  if (refused.length) fail(`a visitor's pages logged errors: ${refused.join(' | ')}`);
   await visitor.context().close();
+  // the header keeps one line, and its height, on a phone before and after logging in
+  const phone = await newPage({ width: 390, height: 800 });
+  await phone.goto(`${BASE}/`);
+  await phone.waitForSelector('[data-testid=create-form]');
+  const headerHeight = () => phone.$eval('header.top', e => e.getBoundingClientRect().height);
+  const before = await headerHeight();
+  await guest(phone, 'a-rather-long-guest-name');
+  await phone.goto(`${BASE}/`);
+  await phone.waitForSelector('[data-testid=nav-me]');
+  const after = await headerHeight();
+  if (Math.abs(after - before) > 1 || after > 60) fail(`the phone header is ${before.toFixed(0)} px as a visitor and ${after.toFixed(0)} px logged in`);
+  checkErrors(phone, 'phone header');
+  await phone.context().close();
   const page = await newPage();
   await guest(page, 'lister');
   const open = await page.evaluate(async () => {
