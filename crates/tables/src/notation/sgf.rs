@@ -406,7 +406,10 @@ mod tests {
     fn a_game_reads_into_entries_and_replays() {
         let s = read_sgf(SMALL).unwrap();
         assert_eq!(s.length, 1);
-        assert_eq!(s.crawford, Some(true));
+        // Named: replayed with the rule, then without if that fails.
+        assert_eq!(s.crawford, None);
+        let unnamed = read_sgf(&SMALL.replace("RU[Crawford]", "")).unwrap();
+        assert_eq!(unnamed.crawford, Some(false));
         let g = &s.games[0];
         assert_eq!(g.names.white, "alice");
         assert_eq!(g.entries.len(), 4);
