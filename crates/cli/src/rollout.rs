@@ -157,12 +157,8 @@ fn write_rollout_json(
 ) -> Result<()> {
     #[derive(Serialize)]
     struct RolloutJson {
-        trials: u32,
-        seed: u64,
-        truncate: Option<u32>,
-        variance_reduction: bool,
-        threads: usize,
-        seconds: f64,
+        #[serde(flatten)]
+        run: RunJson,
         chances: ChancesJson,
         std_err: [f64; 5],
         equity: f64,
@@ -174,12 +170,7 @@ fn write_rollout_json(
     serde_json::to_writer(
         &mut *out,
         &RolloutJson {
-            trials: r.trials,
-            seed: config.seed,
-            truncate: config.truncate,
-            variance_reduction: config.variance_reduction,
-            threads,
-            seconds,
+            run: RunJson::new(r.trials, config, threads, seconds),
             chances: (&r.chances).into(),
             std_err: r.std_err,
             equity: r.equity,
@@ -190,6 +181,30 @@ fn write_rollout_json(
     )?;
     writeln!(out)?;
     Ok(())
+}
+
+/// How a rollout ran, as every rollout's JSON begins.
+#[derive(Serialize)]
+struct RunJson {
+    trials: u32,
+    seed: u64,
+    truncate: Option<u32>,
+    variance_reduction: bool,
+    threads: usize,
+    seconds: f64,
+}
+
+impl RunJson {
+    fn new(trials: u32, config: &RolloutConfig, threads: usize, seconds: f64) -> RunJson {
+        RunJson {
+            trials,
+            seed: config.seed,
+            truncate: config.truncate,
+            variance_reduction: config.variance_reduction,
+            threads,
+            seconds,
+        }
+    }
 }
 
 /// How the games were played, in words: `truncated after 10 plays, luck-adjusted`.
@@ -310,12 +325,8 @@ fn cubeful(
     if args.json {
         #[derive(Serialize)]
         struct CubefulJson {
-            trials: u32,
-            seed: u64,
-            truncate: Option<u32>,
-            variance_reduction: bool,
-            threads: usize,
-            seconds: f64,
+            #[serde(flatten)]
+            run: RunJson,
             /// `money` (points per unit of the current cube) or `match` (match-winning chance).
             unit: &'static str,
             no_double: ValueJson,
@@ -329,12 +340,7 @@ fn cubeful(
         serde_json::to_writer(
             &mut *out,
             &CubefulJson {
-                trials: args.trials,
-                seed: config.seed,
-                truncate: config.truncate,
-                variance_reduction: config.variance_reduction,
-                threads: pool.current_num_threads(),
-                seconds,
+                run: RunJson::new(args.trials, config, pool.current_num_threads(), seconds),
                 unit: match unit {
                     Unit::Money => "money",
                     Unit::MatchWinningChance => "match",

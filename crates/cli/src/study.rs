@@ -228,6 +228,27 @@ fn describe_stakes(state: &CubeState, setup: &Setup) -> String {
     }
 }
 
+/// How many of `total` ranked plays a hint lists for `--top` (0: all).
+pub(crate) fn shown_of(top: usize, total: usize) -> usize {
+    if top == 0 {
+        total
+    } else {
+        top.min(total)
+    }
+}
+
+/// The line that says how many ranked plays were left out, if any.
+pub(crate) fn write_not_shown(out: &mut dyn Write, shown: usize, total: usize) -> Result<()> {
+    if shown < total {
+        writeln!(
+            out,
+            "({} more plays not shown; --top 0 shows all)",
+            total - shown
+        )?;
+    }
+    Ok(())
+}
+
 pub(crate) fn percent(x: f32) -> String {
     format!("{:5.1} %", 100.0 * x)
 }
@@ -395,11 +416,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
     let best = ranked
         .first()
         .map(|r| play_score(&state, owner, &r.chances));
-    let shown = if args.top == 0 {
-        ranked.len()
-    } else {
-        args.top.min(ranked.len())
-    };
+    let shown = shown_of(args.top, ranked.len());
     let rows: Vec<HintPlay> = ranked[..shown]
         .iter()
         .enumerate()
@@ -486,14 +503,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
             r.plies
         )?;
     }
-    if shown < ranked.len() {
-        writeln!(
-            out,
-            "({} more plays not shown; --top 0 shows all)",
-            ranked.len() - shown
-        )?;
-    }
-    Ok(())
+    write_not_shown(out, shown, ranked.len())
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 use crate::error::bad_input;
 use crate::input::{capitalized, nf_position, parse_dice};
 use crate::rollout::RolloutArgs;
-use crate::study::{percent, ChancesJson, EvalArgs, HintArgs};
+use crate::study::{percent, shown_of, write_not_shown, ChancesJson, EvalArgs, HintArgs};
 use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
@@ -90,11 +90,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         p.equity()
     });
     let best = ranked.first().map(|r| r.chances.equity());
-    let shown = if args.top == 0 {
-        ranked.len()
-    } else {
-        args.top.min(ranked.len())
-    };
+    let shown = shown_of(args.top, ranked.len());
     #[derive(Serialize)]
     struct Row {
         rank: usize,
@@ -161,14 +157,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
             100.0 * r.chances.win
         )?;
     }
-    if shown < ranked.len() {
-        writeln!(
-            out,
-            "({} more plays not shown; --top 0 shows all)",
-            ranked.len() - shown
-        )?;
-    }
-    Ok(())
+    write_not_shown(out, shown, ranked.len())
 }
 
 /// `tabula rollout --game never-finishing`: cubeless, luck-adjusted unless asked not to.

@@ -143,16 +143,19 @@ struct Line {
 }
 
 impl Line {
-    fn new(ends: ((f32, f32), (f32, f32)), inner: &[(f32, f32)]) -> Line {
+    /// The line from `ends.0` to `ends.1` through the inner points that lie strictly
+    /// between 0 and 1, in increasing `p` (no allocation: this runs for every play a hint or
+    /// an analysis scores).
+    fn new(ends: ((f32, f32), (f32, f32)), inner: [Option<(f32, f32)>; 2]) -> Line {
+        let mut inner = inner.map(|q| q.filter(|&(x, _)| x > 0.0 && x < 1.0));
+        if let [Some(a), Some(b)] = inner {
+            if b.0 < a.0 {
+                inner = [Some(b), Some(a)];
+            }
+        }
         let mut points = [ends.0; 4];
         let mut len = 1;
-        let mut inner: Vec<(f32, f32)> = inner
-            .iter()
-            .copied()
-            .filter(|&(x, _)| x > 0.0 && x < 1.0)
-            .collect();
-        inner.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for q in inner {
+        for q in inner.into_iter().flatten() {
             points[len] = q;
             len += 1;
         }
@@ -257,12 +260,12 @@ impl Live {
             opp.cash_point(v)
                 .map(|cp| (1.0 - cp, self.score.after(-i64::from(v))))
         };
-        let inner: Vec<(f32, f32)> = match holder {
-            Holder::Player => cash().into_iter().collect(),
-            Holder::Opponent => take().into_iter().collect(),
-            Holder::Centred => take().into_iter().chain(cash()).collect(),
+        let inner = match holder {
+            Holder::Player => [cash(), None],
+            Holder::Opponent => [take(), None],
+            Holder::Centred => [take(), cash()],
         };
-        Line::new(ends, &inner)
+        Line::new(ends, inner)
     }
 }
 

@@ -85,3 +85,28 @@ fn luck_adjustment_shrinks_the_standard_error() {
         plain.equity_std_err
     );
 }
+
+#[test]
+fn a_cancelled_rollout_gives_no_result() {
+    use super::rollout::rollout_until;
+    use std::sync::atomic::AtomicBool;
+    let cfg = RolloutConfig {
+        trials: 36,
+        truncate: Some(2),
+        seed: 1,
+        variance_reduction: false,
+    };
+    let run = |cancelled: bool| {
+        rollout_until(
+            &Heuristic,
+            MoveGen::new,
+            |_| None,
+            &Position::START,
+            &cfg,
+            || {},
+            &AtomicBool::new(cancelled),
+        )
+    };
+    assert_eq!(run(true), None);
+    assert!(run(false).is_some());
+}
