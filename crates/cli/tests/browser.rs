@@ -2,9 +2,9 @@
 //! headless Chromium (Debian's `chromium`) through `playwright-core`, by the scenarios in
 //! `crates/server/web/tests/e2e.mjs`.
 //!
-//! Needs `node` and `/usr/bin/chromium` (or `CHROMIUM`); installs `playwright-core` with npm
-//! on first run. Without them the test is skipped, unless `TABULA_REQUIRE_BROWSER` is set
-//! (as `.ci/run` does), when it fails instead.
+//! Needs `node` and `/usr/bin/chromium` (or `CHROMIUM`); installs `playwright-core` and
+//! `axe-core` with npm on first run. Without them the test is skipped, unless
+//! `TABULA_REQUIRE_BROWSER` is set (as `.ci/run` does), when it fails instead.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -36,13 +36,16 @@ fn the_browser_client_plays_every_game_end_to_end() {
     if Command::new("node").arg("--version").output().is_err() {
         return skip_or_fail("no node on the PATH");
     }
-    if !dir.join("node_modules/playwright-core").exists() {
+    // package.json's dependencies: playwright-core, and axe-core for scenario 13
+    if !dir.join("node_modules/playwright-core").exists()
+        || !dir.join("node_modules/axe-core").exists()
+    {
         let status = Command::new("npm")
             .args(["install", "--no-audit", "--no-fund"])
             .current_dir(&dir)
             .status();
         if !matches!(status, Ok(s) if s.success()) {
-            return skip_or_fail("npm install playwright-core failed");
+            return skip_or_fail("npm install (playwright-core, axe-core) failed");
         }
     }
     let db = std::env::temp_dir().join(format!("tabula_browser_{}.sqlite3", std::process::id()));
@@ -53,6 +56,8 @@ fn the_browser_client_plays_every_game_end_to_end() {
         // The analysis scenario (5c) analyses a played game: at the default 2 plies the
         // debug build takes minutes, so the server looks 0 plies ahead here.
         .env("TABULA_ANALYSIS_PLIES", "0")
+        // Bots answer at once (their human-like pause is for people, not for the test).
+        .env("TABULA_BOT_DELAY_MS", "0")
         .stdout(Stdio::piped())
         .spawn()
         .expect("tabula serve starts");

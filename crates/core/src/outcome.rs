@@ -57,6 +57,9 @@ pub enum EndReason {
     },
     /// A draw offer was accepted.
     Agreement,
+    /// The loser's clock ran out (a server's time control; the rules engines never end a
+    /// game so).
+    TimeOut,
 }
 
 /// The size of a backgammon-family win, as a resignation offers it.
@@ -83,7 +86,7 @@ impl Level {
 
 impl EndReason {
     /// Every code, in the order of the variants: the values a client can meet.
-    pub const CODES: [&'static str; 18] = [
+    pub const CODES: [&'static str; 19] = [
         "single",
         "gammon",
         "backgammon",
@@ -102,6 +105,7 @@ impl EndReason {
         "repetition",
         "ply-limit",
         "agreement",
+        "time-out",
     ];
 
     /// The stable code of this reason (kebab-case), as the API and JSON output give it.
@@ -125,6 +129,7 @@ impl EndReason {
             EndReason::Repetition => "repetition",
             EndReason::PlyLimit { .. } => "ply-limit",
             EndReason::Agreement => "agreement",
+            EndReason::TimeOut => "time-out",
         }
     }
 
@@ -195,6 +200,7 @@ impl EndReason {
                 format!("the game reached its ply limit of {plies} without a winner")
             }
             EndReason::Agreement => "the players agreed to a draw".to_string(),
+            EndReason::TimeOut => format!("{l} ran out of time on the clock"),
         }
     }
 }

@@ -17,6 +17,7 @@ fn seed(id: &str, version: i64) -> u64 {
 
 /// Starts a driver for game `id` unless one runs on this instance already.
 pub fn drive(state: AppState, id: String) {
+    crate::referee::watch(state.clone(), id.clone());
     {
         let mut driving = state.driving.lock().unwrap_or_else(|e| e.into_inner());
         if !driving.insert(id.clone()) {
@@ -60,6 +61,9 @@ async fn run(state: &AppState, id: &str) -> Result<(), crate::error::ApiError> {
         let level: Level = level
             .parse()
             .map_err(|_| crate::error::ApiError::internal("unknown bot level"))?;
+        if !state.bot_delay.is_zero() {
+            tokio::time::sleep(state.bot_delay).await;
+        }
         let version = game.row.version;
         let table = game.table.clone();
         let s = seed(id, version);
@@ -75,6 +79,8 @@ async fn run(state: &AppState, id: &str) -> Result<(), crate::error::ApiError> {
                 Ok(Change::Action(color, action.clone()))
             })
             .await?;
+        // The bot's action may make a roll or a flag due (crate::referee).
+        crate::referee::watch(state.clone(), id.to_string());
     }
 }
 

@@ -391,11 +391,17 @@ pub struct GameRow {
     /// Whether the game counts for ratings: set when it ends (0 when a guest played), or 0
     /// from the start for a practice game (`unrated` at creation).
     pub rated: Option<i64>,
+    /// The time control as JSON (`{"delay": s, "reserve": s}`), `None` for none.
+    pub clock: Option<String>,
+    /// A finished game's rematch offer: the colour of the seat that offered it.
+    pub rematch_offer: Option<String>,
+    /// The rematch's game id, once both players accepted.
+    pub rematch_id: Option<String>,
 }
 
 const GAME_COLUMNS: &str = "id, game_type, options, white_id, black_id, white_bot, black_bot, \
     white_client_seed, black_client_seed, invite_code, listed, state, server_seed, commitment, \
-    version, created_ms, winner, points, plies, rated";
+    version, created_ms, winner, points, plies, rated, clock, rematch_offer, rematch_id";
 
 fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
     Ok(GameRow {
@@ -419,6 +425,9 @@ fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
         points: r.try_get("points")?,
         plies: r.try_get("plies")?,
         rated: r.try_get("rated")?,
+        clock: r.try_get("clock")?,
+        rematch_offer: r.try_get("rematch_offer")?,
+        rematch_id: r.try_get("rematch_id")?,
     })
 }
 
@@ -433,8 +442,13 @@ pub struct EventRow {
     pub actor: Option<String>,
     /// The canonical action text, or the dice as `5-2`.
     pub payload: String,
-    /// The client's nonce of a roll.
+    /// The client's nonce of a roll (`server:N` for a roll the server made for a player,
+    /// docs/dice.md).
     pub nonce: Option<String>,
+    /// When the event was committed, in milliseconds since the epoch: the clocks are
+    /// derived from these times.
+    #[serde(default)]
+    pub at_ms: i64,
 }
 
 impl Db {
@@ -442,7 +456,7 @@ impl Db {
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), sqlx::Error> {
         let sql = format!(
             "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, \
-             $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)"
+             $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"
         );
         sqlx::query(&sql)
             .bind(&g.id)
@@ -465,6 +479,9 @@ impl Db {
             .bind(g.points)
             .bind(g.plies)
             .bind(g.rated)
+            .bind(&g.clock)
+            .bind(&g.rematch_offer)
+            .bind(&g.rematch_id)
             .execute(&self.pool)
             .await?;
         Ok(())
@@ -501,7 +518,7 @@ impl Db {
     /// The events after `since`, in order.
     pub async fn events(&self, id: &str, since: i64) -> Result<Vec<EventRow>, sqlx::Error> {
         let rows = sqlx::query(
-            "SELECT version, kind, actor, payload, nonce FROM game_events \
+            "SELECT version, kind, actor, payload, nonce, created_ms FROM game_events \
              WHERE game_id = $1 AND version > $2 ORDER BY version",
         )
         .bind(id)
@@ -516,6 +533,7 @@ impl Db {
                     actor: r.try_get("actor")?,
                     payload: r.try_get("payload")?,
                     nonce: r.try_get("nonce")?,
+                    at_ms: r.try_get("created_ms")?,
                 })
             })
             .collect()

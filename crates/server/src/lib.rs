@@ -21,6 +21,7 @@ pub mod analysis;
 pub mod api;
 pub mod auth;
 pub mod bots;
+pub mod clock;
 pub mod db;
 pub mod error;
 pub mod games;
@@ -30,6 +31,7 @@ pub mod live;
 pub mod names;
 pub mod rating;
 pub mod ratings;
+pub mod referee;
 pub mod service;
 pub mod web;
 
@@ -64,6 +66,8 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     analysis::spawn_worker(state.clone());
     let resumed = bots::resume_all(&state).await?;
     tracing::info!(resumed, "bot games resumed");
+    let watched = referee::resume_all(&state).await?;
+    tracing::info!(watched, "games with clocks or bots watched");
     let app = api::router(state.clone())
         .layer(axum::middleware::from_fn_with_state(
             config.limits.request_timeout,

@@ -11,6 +11,7 @@
 //! run one after the other). An id that is not well formed ([`is_game_id`]) is answered 404
 //! before the cache or the database is touched, and a miss leaves no entry behind.
 
+use crate::clock::{Clocks, TimeControl, Waiting};
 use crate::db::{now_ms, Db, EventRow, GameRow};
 use crate::error::ApiError;
 use crate::games::{GameOptions, Table};
@@ -19,7 +20,7 @@ use crate::ratings;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use tabula_core::verifiable::{ClientSeeds, ServerSeed};
-use tabula_core::{ByColor, Chance, Color, DiceRoll, Status};
+use tabula_core::{ByColor, Chance, Color, DiceRoll, Outcome, Status};
 
 /// A game loaded in memory: its stored row, its state and how many rolls it has seen.
 #[derive(Clone)]
@@ -39,6 +40,11 @@ pub struct Loaded {
     /// The log version of the event that ended each finished game of the match or session,
     /// in order: the clients split the move list into games with them.
     pub game_ends: Vec<i64>,
+    /// The clocks, derived from the log's commit times ([`crate::clock`]).
+    pub clocks: Clocks,
+    /// The result when a player ran out of time (the rules engine's state stops where the
+    /// clock stopped it).
+    pub timed_out: Option<Outcome>,
 }
 
 /// Shared server state.
@@ -49,6 +55,11 @@ pub struct App {
     pub hub: Hub,
     cache: GameCache,
     pub(crate) driving: Mutex<HashSet<String>>,
+    /// Games with a watcher on this instance ([`crate::referee`]).
+    pub(crate) watching: Mutex<HashSet<String>>,
+    /// How long a bot waits before each decision, as a person would
+    /// (`TABULA_BOT_DELAY_MS`, default [`BOT_DELAY_MS`]; 0 in tests).
+    pub bot_delay: std::time::Duration,
     /// Password hashing, login throttling and session lifetimes ([`crate::accounts`]).
     pub accounts: crate::accounts::Accounts,
     /// How analyses run here ([`crate::analysis`]).
@@ -59,6 +70,18 @@ pub struct App {
     pub hints: tokio::sync::Semaphore,
     /// The analysis board's rollouts: one at a time per instance (`/api/study/rollout`).
     pub rollouts: std::sync::Arc<tokio::sync::Semaphore>,
+}
+
+/// A bot's default pause before each decision, in milliseconds.
+pub const BOT_DELAY_MS: u64 = 700;
+
+/// `TABULA_BOT_DELAY_MS` (milliseconds, at most 10,000), or [`BOT_DELAY_MS`].
+fn bot_delay_from_env() -> std::time::Duration {
+    let ms = std::env::var("TABULA_BOT_DELAY_MS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(BOT_DELAY_MS, |ms| ms.min(10_000));
+    std::time::Duration::from_millis(ms)
 }
 
 /// How many hints an instance works out at once.
@@ -221,6 +244,14 @@ impl GameRow {
     pub fn game_options(&self) -> Result<GameOptions, ApiError> {
         serde_json::from_str(&self.options).map_err(ApiError::internal)
     }
+    /// The time control, if the game has one.
+    pub fn time_control(&self) -> Result<Option<TimeControl>, ApiError> {
+        self.clock
+            .as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(ApiError::internal)
+    }
     /// The client seeds recorded so far.
     pub fn client_seeds(&self) -> ClientSeeds {
         ClientSeeds {
@@ -248,7 +279,56 @@ impl Loaded {
                 g["version"] = (*v).into();
             }
         }
+        if let Some(outcome) = &self.timed_out {
+            timed_out_view(&mut view, outcome, self.names());
+        }
+        view["clock"] = serde_json::json!(crate::clock::ClockView::new(
+            &self.clocks,
+            crate::db::now_ms()
+        ));
         view
+    }
+
+    /// Whom the game waits for now, as the clocks see it.
+    pub fn waiting(&self) -> Waiting {
+        if self.timed_out.is_some() {
+            return Waiting::Nobody;
+        }
+        Waiting::of(&self.table.status(), self.row.state == "playing")
+    }
+
+    /// What the server must do for this game next, and when: roll for a player, or end the
+    /// game on time ([`crate::clock`]).
+    pub fn due(&self) -> Option<(Due, i64)> {
+        if self.row.state != "playing" {
+            return None;
+        }
+        let flag = self.clocks.flag_at().map(|(c, at)| (Due::TimeOut(c), at));
+        let roll = match self.roller() {
+            Some(Roller::Server) | None => None,
+            Some(Roller::Seat(c)) => {
+                let bot_roll = matches!(self.waiting(), Waiting::Player(w) if w != c);
+                self.clocks.roll_at(bot_roll).map(|at| (Due::Roll, at))
+            }
+            Some(Roller::Either) => self.clocks.roll_at(false).map(|at| (Due::Roll, at)),
+        };
+        match (flag, roll) {
+            (Some(f), Some(r)) => Some(if r.1 < f.1 { r } else { f }),
+            (f, r) => f.or(r),
+        }
+    }
+
+    /// Whether `color` has run out of time at `now` (the server may not have ended the game
+    /// yet): an action of theirs is then refused.
+    pub fn out_of_time(&self, color: Color, now: i64) -> bool {
+        matches!(self.clocks.flag_at(), Some((c, at)) if c == color && now >= at)
+    }
+
+    /// The result of `loser` running out of time: a match or Never-Finishing match is lost
+    /// as a whole; a money game at the cube's value times the level the position holds (as if
+    /// the opponent bore off now); Grasshopper and Halma lose the game (1 point).
+    pub fn time_out_outcome(&self, loser: Color) -> Outcome {
+        self.table.time_out(loser)
     }
 
     /// Records that the event of `version` ended a game, if it did.
@@ -285,8 +365,19 @@ impl Loaded {
     }
 }
 
+/// What the server itself must do for a game when its time comes ([`Loaded::due`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Due {
+    /// Roll for the player whose roll is due (nonce `server:N`, docs/dice.md).
+    Roll,
+    /// This player has run out of time.
+    TimeOut(Color),
+}
+
 /// What a commit appends.
 pub enum Change {
+    /// This player ran out of time: the game (or match) ends.
+    TimeOut(Color),
     /// An action by a colour, by its canonical text.
     Action(Color, String),
     /// A roll asked for by a colour (or the server), with its nonce and dice.
@@ -314,28 +405,67 @@ fn seat_name(color: Color) -> String {
 }
 
 fn replay(row: GameRow, events: &[EventRow], names: ByColor<String>) -> Result<Loaded, ApiError> {
-    let mut table = Table::new(&row.game_options()?).map_err(ApiError::internal)?;
-    let (mut rolls, mut plies) = (0, 0);
-    let mut game_ends = Vec::new();
-    for e in events {
-        replay_event(&mut table, e)?;
-        match e.kind.as_str() {
-            "roll" => rolls += 1,
-            "action" => plies += 1,
-            _ => {}
-        }
-        if table.games_over() > game_ends.len() {
-            game_ends.push(e.version);
-        }
+    let table = Table::new(&row.game_options()?).map_err(ApiError::internal)?;
+    // A game with a join in its log had an empty seat until then; the others (against a
+    // bot) ran from their creation.
+    let seated = !events.iter().any(|e| e.kind == "join");
+    let mut clocks = Clocks::new(row.time_control()?);
+    if seated {
+        clocks.advance(Waiting::of(&table.status(), true), row.created_ms);
     }
-    Ok(Loaded {
+    let mut game = Loaded {
         row,
         table,
-        rolls,
-        plies,
+        rolls: 0,
+        plies: 0,
         names,
-        game_ends,
-    })
+        game_ends: Vec::new(),
+        clocks,
+        timed_out: None,
+    };
+    let mut playing = seated;
+    for e in events {
+        replay_event(&mut game.table, e)?;
+        match e.kind.as_str() {
+            "roll" => game.rolls += 1,
+            "action" => game.plies += 1,
+            "join" => playing = true,
+            "timeout" => game.timed_out = Some(timeout_outcome(&game.table, e)?),
+            _ => {}
+        }
+        if game.table.games_over() > game.game_ends.len() {
+            game.game_ends.push(e.version);
+        }
+        let waiting = if game.timed_out.is_some() {
+            Waiting::Nobody
+        } else {
+            Waiting::of(&game.table.status(), playing)
+        };
+        game.clocks.advance(waiting, e.at_ms);
+    }
+    Ok(game)
+}
+
+/// Makes `view` (a [`Table::view`]) say that the game ended on time with `outcome`: its
+/// result and status, and no legal action.
+pub fn timed_out_view(view: &mut serde_json::Value, outcome: &Outcome, names: ByColor<&str>) {
+    let end = crate::games::GameEnd::new(outcome, names);
+    view["result"] = serde_json::json!(end);
+    view["status"] = serde_json::to_value(Status::Over(*outcome)).unwrap_or_default();
+    view["legal"] = serde_json::json!([]);
+}
+
+/// The result a `timeout` event gives on `table` (its actor is the player who ran out).
+pub fn timeout_outcome(table: &Table, e: &EventRow) -> Result<Outcome, ApiError> {
+    Ok(table.time_out(parse_color(e.actor.as_deref())?))
+}
+
+fn parse_color(name: Option<&str>) -> Result<Color, ApiError> {
+    match name {
+        Some("white") => Ok(Color::White),
+        Some("black") => Ok(Color::Black),
+        _ => Err(ApiError::internal("a timeout without its colour")),
+    }
 }
 
 /// Replays one log entry on `table`: a roll, an action, or a join (a seat taken: the row
@@ -346,7 +476,7 @@ pub fn replay_event(table: &mut Table, e: &EventRow) -> Result<(), ApiError> {
             let roll = parse_dice(&e.payload).ok_or_else(|| ApiError::internal("bad roll"))?;
             table.roll(roll).map_err(ApiError::internal)
         }
-        "join" => Ok(()),
+        "join" | "timeout" => Ok(()),
         _ => table
             .apply_text(&e.payload)
             .map(drop)
@@ -379,6 +509,8 @@ impl App {
             analysis_wake: tokio::sync::Notify::new(),
             hints: tokio::sync::Semaphore::new(HINTS_AT_ONCE),
             rollouts: std::sync::Arc::new(tokio::sync::Semaphore::new(1)),
+            watching: Mutex::default(),
+            bot_delay: bot_delay_from_env(),
         }
     }
 
@@ -523,7 +655,7 @@ impl App {
         .bind(&event.actor)
         .bind(&event.payload)
         .bind(&event.nonce)
-        .bind(now_ms())
+        .bind(event.at_ms)
         .execute(&mut *tx)
         .await;
         match inserted {
@@ -631,7 +763,22 @@ impl Commit {
 /// Applies `change` to `game` in memory and returns the log row it makes.
 fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
     let version = game.row.version + 1;
+    let at_ms = now_ms();
     let event = match change {
+        Change::TimeOut(loser) => {
+            if game.timed_out.is_some() || game.table.outcome().is_some() {
+                return Err(ApiError::conflict("game_over", "the game is over"));
+            }
+            game.timed_out = Some(game.time_out_outcome(loser));
+            EventRow {
+                version,
+                kind: "timeout".into(),
+                actor: Some(color_name(loser).into()),
+                payload: String::new(),
+                nonce: None,
+                at_ms,
+            }
+        }
         Change::Action(color, text) => {
             let canonical = game.table.apply_text(&text).map_err(ApiError::illegal)?;
             game.plies += 1;
@@ -641,6 +788,7 @@ fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
                 actor: Some(color_name(color).into()),
                 payload: canonical,
                 nonce: None,
+                at_ms,
             }
         }
         Change::Roll(by, nonce, roll) => {
@@ -652,6 +800,7 @@ fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
                 actor: by.map(|c| color_name(c).into()),
                 payload: dice_text(roll),
                 nonce: Some(nonce),
+                at_ms,
             }
         }
         Change::Join {
@@ -677,17 +826,20 @@ fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
                 actor: Some(color_name(color).into()),
                 payload: player,
                 nonce: None,
+                at_ms,
             }
         }
     };
     game.row.version = version;
-    if let Some(outcome) = game.table.outcome() {
+    if let Some(outcome) = game.timed_out.or_else(|| game.table.outcome()) {
         game.row.state = "finished".into();
         game.row.winner = outcome.winner.map(|c| color_name(c).to_string());
         game.row.points = Some(i64::from(outcome.points));
     }
     game.row.plies = Some(game.plies);
     game.note_game_end(version);
+    let waiting = game.waiting();
+    game.clocks.advance(waiting, at_ms);
     Ok(event)
 }
 

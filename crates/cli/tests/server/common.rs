@@ -98,6 +98,8 @@ impl Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
             .args(["serve", "--addr", "127.0.0.1:0", "--database", &db.url()])
             .env("RUST_LOG", "warn")
+            // Bots answer at once in tests (their human-like pause is for people).
+            .env("TABULA_BOT_DELAY_MS", "0")
             .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

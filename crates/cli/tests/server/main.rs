@@ -3,6 +3,7 @@
 
 mod analysis;
 mod bad_input;
+mod clocks;
 mod common;
 mod crash;
 mod dice;

@@ -108,6 +108,15 @@ pub enum VerifyError {
         /// The dice the scheme derives.
         derived: [u8; 2],
     },
+    /// A roll the server made for a player (its nonce begins with `server:`) has a nonce
+    /// other than `server:N`, N its roll number: the server could have chosen it.
+    #[error("roll {number}: the server's nonce {nonce:?} is not \"server:{number}\"")]
+    ServerNonce {
+        /// The roll number.
+        number: u64,
+        /// The nonce recorded.
+        nonce: String,
+    },
 }
 
 fn dice_values(roll: DiceRoll) -> [u8; 2] {
@@ -138,6 +147,12 @@ pub fn verify(record: &DiceRecord) -> Result<usize, VerifyError> {
                 index,
                 expected,
                 found: r.number,
+            });
+        }
+        if r.nonce.starts_with("server:") && r.nonce != format!("server:{}", r.number) {
+            return Err(VerifyError::ServerNonce {
+                number: r.number,
+                nonce: r.nonce.clone(),
             });
         }
         let derived = dice_values(seed.roll(&record.client_seeds, r.number, &r.nonce));

@@ -386,3 +386,24 @@ proptest! {
         prop_assert_eq!(ma == mb, a == b);
     }
 }
+
+#[test]
+fn a_server_roll_verifies_only_with_the_nonce_fixed_by_its_number() {
+    let s = seed();
+    let mut record = DiceRecord::new(s.commitment(), seeds("white-client", ""));
+    record.roll_next(&s, "client-nonce-0");
+    record.roll_next(&s, "server:1");
+    record.roll_next(&s, "client-nonce-2");
+    record.reveal(&s);
+    assert_eq!(verify(&record), Ok(3));
+    // A server that picked its nonce ("server:7" for roll 1) is caught even though the dice
+    // it recorded derive correctly from that nonce.
+    let mut chosen = DiceRecord::new(s.commitment(), seeds("white-client", ""));
+    chosen.roll_next(&s, "client-nonce-0");
+    chosen.roll_next(&s, "server:7");
+    chosen.reveal(&s);
+    assert!(matches!(
+        verify(&chosen),
+        Err(VerifyError::ServerNonce { number: 1, .. })
+    ));
+}

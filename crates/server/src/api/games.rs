@@ -3,6 +3,7 @@
 
 use super::{summary, GameSummary};
 use crate::auth::{self, Auth, MaybeAuth};
+use crate::clock::TimeControl;
 use crate::db::{now_ms, GameRow};
 use crate::error::{ApiError, Json};
 use crate::games::{GameOptions, Table};
@@ -50,6 +51,10 @@ pub struct CreateGame {
     /// bot, the player may ask for hints.
     #[serde(default)]
     pub unrated: bool,
+    /// A time control (`{"delay": seconds, "reserve": seconds}`); absent or null for none
+    /// (unlimited: correspondence).
+    #[serde(default)]
+    pub clock: Option<TimeControl>,
 }
 
 /// Taking the empty seat.
@@ -185,6 +190,11 @@ pub async fn create(
 ) -> Result<Json<GameView>, ApiError> {
     Table::new(&req.options)
         .map_err(|e| ApiError::new(axum::http::StatusCode::BAD_REQUEST, "bad_options", e))?;
+    if let Some(clock) = &req.clock {
+        clock
+            .check()
+            .map_err(|e| ApiError::new(axum::http::StatusCode::BAD_REQUEST, "bad_options", e))?;
+    }
     let options = req.options.resolved();
     let client_seed = check_seed(req.client_seed)?;
     let color = req.color.unwrap_or(Color::White);
@@ -210,6 +220,13 @@ pub async fn create(
         points: None,
         plies: Some(0),
         rated: req.unrated.then_some(0),
+        clock: req
+            .clock
+            .map(|c| serde_json::to_string(&c))
+            .transpose()
+            .map_err(ApiError::internal)?,
+        rematch_offer: None,
+        rematch_id: None,
     };
     let (mine, theirs) = match color {
         Color::White => (
@@ -293,6 +310,7 @@ pub async fn join(
             })
         })
         .await?;
+    crate::bots::drive(state.clone(), id);
     Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
 }
 
@@ -324,6 +342,7 @@ pub async fn act(
     let game = state
         .change(&id, |g| {
             let color = playing_seat(g, &me.id)?;
+            check_time(g, color)?;
             if let Some(v) = req.version {
                 if v != g.row.version {
                     return Err(ApiError::conflict(
@@ -349,6 +368,15 @@ pub async fn act(
         .await?;
     crate::bots::drive(state.clone(), id);
     Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
+}
+
+/// Refuses an action or roll of a player whose time has run out (the server ends the game at
+/// once; this closes the window before it does).
+fn check_time(g: &Loaded, color: Color) -> Result<(), ApiError> {
+    if g.out_of_time(color, now_ms()) {
+        return Err(ApiError::conflict("time_out", "your time has run out"));
+    }
+    Ok(())
 }
 
 fn playing_seat(g: &Loaded, player: &str) -> Result<Color, ApiError> {
@@ -381,9 +409,15 @@ pub async fn roll(
             "a nonce is 8 to 128 printable characters",
         ));
     }
+    if req.nonce.starts_with(crate::referee::SERVER_NONCE_PREFIX) {
+        return Err(ApiError::bad_request(
+            "a nonce beginning with \"server:\" is the server's own (docs/dice.md)",
+        ));
+    }
     let game = state
         .change(&id, |g| {
             let color = playing_seat(g, &me.id)?;
+            check_time(g, color)?;
             let allowed = match g.roller() {
                 None => return Err(ApiError::conflict("no_roll_due", "no roll is due now")),
                 Some(Roller::Seat(c)) => c == color,

@@ -74,12 +74,17 @@ pub async fn record(
     let names = game.names();
     let start = table.view(names);
     let mut steps = Vec::with_capacity(events.len());
+    let mut timed_out = None;
     for event in events {
         crate::service::replay_event(&mut table, &event)?;
-        steps.push(RecordStep {
-            event,
-            state: table.view(names),
-        });
+        if event.kind == "timeout" {
+            timed_out = Some(crate::service::timeout_outcome(&table, &event)?);
+        }
+        let mut state = table.view(names);
+        if let Some(outcome) = &timed_out {
+            crate::service::timed_out_view(&mut state, outcome, names);
+        }
+        steps.push(RecordStep { event, state });
     }
     let viewer = me.as_ref().map(|p| p.id.as_str());
     Ok(Json(GameRecord {

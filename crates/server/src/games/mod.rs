@@ -10,6 +10,7 @@ mod backgammon;
 mod grasshopper;
 mod halma;
 mod never_finishing;
+mod time_out;
 
 pub(crate) use backgammon::board_json;
 

@@ -1,12 +1,15 @@
 // Tabula's browser client: a small router over plain ES modules. Routes: `/` (lobby),
 // `/login`, `/game/ID` (`?invite=CODE` joins), `/replay/ID`, `/player/ID`, `/stats`, `/study` (the analysis
-// board).
+// board), `/rules` and `/rules/GAME` (the rules pages, `#CODE` for the rule behind an ending),
+// `/preferences` (js/preferences.js).
 
 import { get, post } from './api.js';
 import { h, clear } from './dom.js';
 import { GamePage } from './game-page.js';
 import { lobbyPage, loginPage, playerPage, statsPage, replayPage } from './pages.js';
 import { studyPage } from './study.js';
+import { preferencesPage, load as loadPreferences } from './preferences.js';
+import { rulesPage } from './rules.js';
 
 const app = {
   me: null,
@@ -14,11 +17,15 @@ const app = {
   setMe(me) {
     this.me = me;
     renderNav();
+    loadPreferences(this); // someone else's preferences (colours, ...) from now on
   },
   navigate(path, replace = false) {
+    const from = location.pathname;
     if (replace) history.replaceState(null, '', path);
     else history.pushState(null, '', path);
-    route();
+    // another rule of the rules page shown: no reload, just go there
+    if (this.page && this.page.keepOnHashChange && location.pathname === from) this.page.onHash(location.hash);
+    else route();
   },
   async logout() {
     try { await post('/api/logout'); } catch (e) { /* the cookie is cleared anyway */ }
@@ -56,6 +63,8 @@ async function route() {
     else if (path === '/login') app.page = await loginPage(app, main, params);
     else if (path === '/stats') app.page = await statsPage(app, main);
     else if (path === '/study') app.page = await studyPage(app, main, params);
+    else if (path === '/preferences') app.page = await preferencesPage(app, main);
+    else if ((m = /^\/rules(?:\/([^/]+))?$/.exec(path))) app.page = await rulesPage(app, main, m[1] && decodeURIComponent(m[1]));
     else if ((m = /^\/game\/([^/]+)$/.exec(path))) {
       const page = new GamePage(app, main, decodeURIComponent(m[1]), params);
       app.page = page;
@@ -80,10 +89,15 @@ document.addEventListener('click', e => {
   e.preventDefault();
   app.navigate(a.getAttribute('href'));
 });
-window.addEventListener('popstate', route);
+window.addEventListener('popstate', () => {
+  // a link to another part of the same page (the rules' #anchors) does not reload the page
+  if (app.page && app.page.keepOnHashChange && app.page.path === location.pathname) app.page.onHash(location.hash);
+  else route();
+});
 
 (async () => {
   try { app.me = (await get('/api/session')).player; } catch (e) { app.me = null; }
+  loadPreferences(app); // the colours now; the game page waits for the rest
   renderNav();
   route();
 })();

@@ -23,6 +23,19 @@ function geom(n) {
 }
 
 /**
+ * Where a checker is drawn (viewBox units): `key` a point '1'..'24' with `slot` its place in
+ * the stack, 'hand-white' / 'hand-black' (the top of the hand's pile, `slot` checkers in it)
+ * or 'off' (the tray, for `color`). For animating moves (js/animation.js).
+ */
+export function checkerSpot(key, slot, color) {
+  if (key === 'off') return { x: color === 'black' ? 12 + 34 + 15 : 12 + 15, y: TOP + 4 + slot * 13 + 5, r: R };
+  const m = /^hand-(white|black)$/.exec(key);
+  if (m) return { x: 8 + (m[1] === 'black' ? 38 : 0) + 17, y: BOTTOM - 12 - Math.max(slot - 1, 0) * 13 + 5, r: R };
+  const g = geom(Number(key));
+  return { x: g.x, y: g.base + g.dir * (R + 1 + slot * STEP), r: R };
+}
+
+/**
  * `o`: view (the grasshopper view), sources/dests (Sets of keys: '1'..'24', 'hand-white',
  * 'hand-black', 'off'), selected, last {actor, from, to} (keys), onClick(key).
  */
@@ -111,7 +124,7 @@ function hit(o, key, x, y, w, h, describe, testid) {
   if (o.onClick) {
     clickable(r, describe + (dst ? ', move here' : src ? ', can move' : ''), () => o.onClick(key));
     if (!src && !dst && o.selected !== key) r.setAttribute('tabindex', '-1');
-  } else r.setAttribute('aria-label', describe);
+  } else { r.setAttribute('role', 'img'); r.setAttribute('aria-label', describe); } // read-only: a described picture
   return r;
 }
 

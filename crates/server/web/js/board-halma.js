@@ -11,6 +11,13 @@ export function squareCoords(name) {
   return { f: name.charCodeAt(0) - 97, r: Number(name.slice(1)) - 1 };
 }
 
+/** The centre of square `name` (viewBox units) on a board of `size` with `bottom` at the bottom, and a piece's radius. */
+export function squareCentre(name, size, bottom) {
+  const { f, r } = squareCoords(name);
+  const flip = bottom === 'black';
+  return { x: M + (flip ? size - 1 - f : f) * SQ + SQ / 2, y: M + (flip ? r : size - 1 - r) * SQ + SQ / 2, r: SQ * 0.36 };
+}
+
 /** Whether square (f, r) is in White's camp (`white`) or Black's (`black`) on a board of `size`. */
 export function camp(f, r, size) {
   const k = size === 8 ? 3 : 4;
@@ -57,7 +64,7 @@ export function drawHalma(o) {
       if (o.onClick) {
         clickable(rect, describe + (dests.has(name) ? ', move here' : sources.has(name) ? ', can move' : ''), () => o.onClick(name));
         if (!sources.has(name) && !dests.has(name) && o.selected !== name) rect.setAttribute('tabindex', '-1');
-      } else rect.setAttribute('aria-label', describe);
+      } else { rect.setAttribute('role', 'img'); rect.setAttribute('aria-label', describe); } // read-only: a described picture
       hits.append(rect);
     }
   }

@@ -20,6 +20,50 @@ function pointGeom(n) {
   return { x: RIGHT + PT / 2 + (n - 19) * PT, base: TOP, dir: 1 };
 }
 
+/**
+ * Where a checker is drawn (viewBox units): `key` a White point number ('13'), 'bar-white' or
+ * 'off-black'; `slot` its place in the stack from the base (0 first); `bottom` the player at
+ * the bottom; `homeLeft` the mirrored board. For animating moves (js/animation.js).
+ */
+export function checkerSpot(key, slot, bottom, homeLeft = false) {
+  let x, y;
+  const m = /^(bar|off)-(white|black)$/.exec(key);
+  if (m) {
+    const lower = m[2] === bottom;
+    if (m[1] === 'bar') {
+      x = BAR_X + BAR_W / 2;
+      y = (lower ? TOP + LEN + MID / 2 + 40 : TOP + LEN + MID / 2 - 40) + (lower ? 1 : -1) * Math.min(slot, 2) * STEP;
+    } else {
+      x = TRAY_X + TRAY_W / 2;
+      y = lower ? BOTTOM - 13 - slot * 12 : TOP + 13 + slot * 12;
+    }
+  } else {
+    const w = Number(key);
+    const g = pointGeom(bottom === 'white' ? w : 25 - w);
+    x = g.x;
+    y = g.base + g.dir * (R + 1 + Math.min(slot, SHOWN - 1) * STEP);
+  }
+  return { x: homeLeft ? W - x : x, y, r: R };
+}
+
+/**
+ * The board with its home on the left: everything mirrored left to right (the trays go to
+ * the left, the cube to the right), each text mirrored back about its own x so that it reads
+ * normally. Clicks, labels and keyboard order are unchanged.
+ */
+function mirror(svg) {
+  const g = s('g', { class: 'mirrored', transform: `matrix(-1 0 0 1 ${W} 0)` });
+  for (const child of [...svg.childNodes]) if (child.nodeName !== 'defs') g.append(child);
+  svg.append(g);
+  for (const t of g.querySelectorAll('text')) {
+    const x = Number(t.getAttribute('x') || 0);
+    t.setAttribute('transform', `matrix(-1 0 0 1 ${2 * x} 0)`);
+    const a = t.getAttribute('text-anchor');
+    t.setAttribute('text-anchor', a === 'middle' ? 'middle' : a === 'end' ? 'start' : 'end');
+  }
+  svg.setAttribute('data-orientation', 'home-left');
+}
+
 function checker(x, y, color, extra = {}) {
   return s('circle', { cx: x, cy: y, r: R, class: `checker ${color}`, ...extra });
 }
@@ -46,6 +90,7 @@ function die(x, y, value, used, size = 34) {
  *  sources, dests: Set of keys; selected: key; last: {actor, segments:[{from,to}]}
  *  hint: {actor, segments} the best play of a hint, drawn as green dashed arrows
  *  onClick(key) when a key is clicked; interactive: whether clicks do anything
+ *  homeLeft: draw the board mirrored, the bottom player's home board on the left
  */
 export function drawTables(o) {
   const svg = s('svg', {
@@ -77,7 +122,7 @@ export function drawTables(o) {
       class: 'point ' + (n % 2 ? 'odd' : 'even'),
     }));
     // the number, from the bottom player's side
-    svg.append(s('text', { x: g.x, y: g.base === TOP ? TOP - 6 : BOTTOM + 15, class: 'label', 'text-anchor': 'middle' }, String(n)));
+    svg.append(s('text', { x: g.x, y: g.base === TOP ? TOP - 4 : BOTTOM + 16, class: 'label point-number', 'text-anchor': 'middle' }, String(n)));
     const v = o.board.points[w - 1];
     const trapped = (o.board.trapped || []).includes(w);
     const color = v > 0 ? 'white' : 'black';
@@ -152,9 +197,17 @@ export function drawTables(o) {
     const faces = o.dice[0] === o.dice[1] ? [o.dice[0], o.dice[0], o.dice[0], o.dice[0]] : o.dice;
     const gap = 42;
     const g = s('g', { 'data-testid': 'dice', 'data-side': o.diceSide, 'data-played': o.diceUsed && o.diceUsed.length && o.diceUsed.every(Boolean) ? 'true' : null, 'aria-label': `dice ${o.dice.join('-')}${o.diceUsed && o.diceUsed.length && o.diceUsed.every(Boolean) ? ', played' : ''}` });
+    // an invisible target behind the dice, 88 units high: over 40 px even on a 390 px phone
+    const span = (faces.length - 1) * gap + 58;
+    g.append(s('rect', { x: cx - span / 2, y: cy - 44, width: span, height: 88, rx: 8, class: 'dice-hit' }));
     faces.forEach((v, i) => {
       g.append(die(cx + (i - (faces.length - 1) / 2) * gap, cy, v, o.diceUsed && o.diceUsed[i]));
     });
+    // tapping the dice confirms the move built (or rolls): o.diceAction {label, run}
+    if (o.diceAction) {
+      clickable(g, `${g.getAttribute('aria-label')}: ${o.diceAction.label}`, o.diceAction.run);
+      g.setAttribute('data-action', o.diceAction.label.split(' ')[0]);
+    } else g.setAttribute('role', 'img');
     svg.append(g);
   }
 
@@ -204,6 +257,8 @@ export function drawTables(o) {
   // whose side is where
   svg.append(s('text', { x: 6, y: BOTTOM + 15, class: 'label side' }, cap(o.bottom)));
   svg.append(s('text', { x: 6, y: TOP - 6, class: 'label side' }, cap(top)));
+  if (o.homeLeft) mirror(svg);
+  else svg.setAttribute('data-orientation', 'home-right');
   return svg;
 }
 
@@ -217,6 +272,7 @@ function hitRect(o, key, x, y, w, h, describe, testid) {
     clickable(r, describe + (dst ? ', move here' : src ? ', can move' : ''), () => o.onClick(key));
     if (!src && !dst && o.selected !== key) r.setAttribute('tabindex', '-1');
   } else {
+    r.setAttribute('role', 'img'); // read-only (replays): a described picture
     r.setAttribute('aria-label', describe);
   }
   return r;

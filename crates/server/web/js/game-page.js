@@ -11,6 +11,10 @@ import { drawTables } from './board-tables.js';
 import { drawGrasshopper, actionKeys, matchTypedGrasshopper, label as ghLabel } from './board-grasshopper.js';
 import { drawHalma, moveEnds, matchTypedHalma } from './board-halma.js';
 import { hintAllowed, hintDecision, hintPanel } from './hint.js';
+import { describeBoard } from './describe.js';
+import { ruleLink } from './rules.js';
+import * as prefs from './preferences.js';
+import { Animator, moveFrames } from './animation.js';
 
 const DICE_GAMES = new Set(['backgammon', 'never-finishing']);
 
@@ -107,13 +111,16 @@ export class GamePage {
     this.gamesSeen = null; // games of the match already over when the page learnt of them
     this.between = null; // a finished game of the match shown until "Next game"
     this.hint = null; // {version, loading | error | hint}: the Hint panel of this position
+    this.animations = 0; // the opponent's moves animated on this page (data-animations)
   }
 
   async start() {
     window.__tabulaGame = this; // lets the end-to-end test cut the socket
     clear(this.root).append(h('p', { class: 'muted' }, 'Loading the game…'));
+    const prefsLoaded = prefs.load(this.app); // never rejects
     try {
       await this.refreshSummary();
+      await prefsLoaded;
     } catch (e) {
       clear(this.root).append(h('div', { class: 'error-box', role: 'alert', 'data-testid': 'page-error' }, `This game cannot be shown: ${e.message}`));
       return;
@@ -137,6 +144,7 @@ export class GamePage {
     clearTimeout(this.reconnectTimer);
     clearInterval(this.pingTimer);
     clearInterval(this.waitTimer);
+    if (this.animator) this.animator.stop();
     document.removeEventListener('keydown', this.keyHandler, true);
     document.removeEventListener('pointerdown', this.pointerHandler, true);
   }
@@ -170,6 +178,7 @@ export class GamePage {
     this.noteFinishedGames(view);
     if (gameState) this.summary.state = gameState;
     if (moved) {
+      this.stopAnimation(); // a newer position: any move still being animated jumps to it
       this.turn = null;
       this.selected = null;
       this.choice = null;
@@ -323,8 +332,10 @@ export class GamePage {
       if (msg.version <= this.wsVersion) return;
       this.wsVersion = msg.version;
       this.events.set(msg.version, msg.event);
-      if (msg.state) this.applyState(msg.version, msg.state, msg.game_state);
-      else this.scheduleMoves();
+      if (msg.state) {
+        const prev = this.view, prevVersion = this.version, wasBetween = !!this.between;
+        if (this.applyState(msg.version, msg.state, msg.game_state) && !wasBetween) this.maybeAnimate(prev, prevVersion, msg);
+      } else this.scheduleMoves();
     } else if (msg.type === 'state') {
       this.wsVersion = Math.max(this.wsVersion, msg.version);
       if (!this.applyState(msg.version, msg.state, msg.game_state)) this.render();
@@ -389,6 +400,85 @@ export class GamePage {
     if (rollerOf(v, this.summary) !== me || this.autoRolled === this.version || this.busy) return;
     this.autoRolled = this.version;
     this.roll();
+  }
+
+  // ---- preferences: animating the opponent's moves, automatic actions --------------------
+
+  get animating() { return !!(this.animator && this.animator.running); }
+
+  stopAnimation() {
+    if (this.animator) this.animator.stop();
+  }
+
+  /**
+   * A move by someone else arrived live: it is shown step by step (js/animation.js), then the
+   * new position is drawn. Not for one's own moves, catch-up events, a skipped version, a
+   * hidden page, the "off" preference or a system that asks for reduced motion. Meanwhile the
+   * controls and the result wait; a newer position stops it (applyState).
+   */
+  maybeAnimate(prev, prevVersion, msg) {
+    const e = msg.event;
+    if (!prev || !e || e.kind !== 'action' || msg.version !== prevVersion + 1 || !this.boardWrap) return;
+    if (this.myColor && e.actor === this.myColor) return;
+    if (prev.game !== this.summary.game) return;
+    const ms = prefs.stepMs();
+    if (!ms || document.hidden) return;
+    const frames = moveFrames({
+      prev, event: e, bottom: this.myColor || 'white',
+      homeLeft: prefs.get('orientation') === 'home-left', label: `${GAME_NAMES[prev.game]} board`,
+    });
+    if (!frames || !frames.length) return;
+    if (!this.animator) this.animator = new Animator(this.boardWrap);
+    this.animations++;
+    const count = this.animations;
+    this.animator.run(frames, ms, (svg, i, n, f) => {
+      svg.setAttribute('data-animating', '1');
+      svg.setAttribute('data-animations', String(count));
+      svg.setAttribute('data-animation-step', `${i}/${n}`);
+      svg.setAttribute('data-animation-kind', f.kind);
+      svg.setAttribute('data-animated-version', String(msg.version));
+      svg.setAttribute('data-version', String(prevVersion));
+      svg.setAttribute('data-game', prev.game);
+      svg.setAttribute('data-state', this.summary.state);
+    }, () => this.render());
+    this.renderControls();
+    this.renderOver();
+  }
+
+  /**
+   * The automatic actions the player chose on /preferences: roll when a roll of one's own is
+   * due and no double is possible, play the only legal play, pass when passing is all one can
+   * do. Once per position, never while a move is being animated or a request is out.
+   */
+  maybeAutoPlay() {
+    const v = this.view, me = this.myColor;
+    if (!me || !v || this.busy || this.between || this.animating || this.summary.state !== 'playing') return;
+    if (this.autoPlayed === this.version) return;
+    const p = prefs.all();
+    if (p.auto_roll && this.myRollDue()) {
+      this.autoPlayed = this.version;
+      this.roll();
+      return;
+    }
+    if (!this.myDecision()) return;
+    const legal = v.legal;
+    if (p.auto_roll && legal.includes('roll') && !legal.includes('double')) {
+      this.autoPlayed = this.version;
+      this.send('roll');
+      return;
+    }
+    // what there is to choose from, leaving aside resigning and offering a draw
+    const choices = legal.filter(t => !t.startsWith('resign ') && t !== 'offer-draw');
+    if (p.auto_pass && choices.length === 1 && choices[0] === 'pass') {
+      this.autoPlayed = this.version;
+      this.send('pass');
+      return;
+    }
+    const isPlay = t => (DICE_GAMES.has(v.game) ? t.includes('/') : v.game === 'grasshopper' ? !!actionKeys(t, me) : !!moveEnds(t));
+    if (p.auto_confirm && v.status.decision === 'move' && choices.length === 1 && isPlay(choices[0])) {
+      this.autoPlayed = this.version;
+      this.send(choices[0]);
+    }
   }
 
   myDecision() {
@@ -558,10 +648,16 @@ export class GamePage {
     this.overEl = h('div', { class: 'over' });
     this.movesEl = h('div', { class: 'move-list', 'data-testid': 'move-list', 'aria-label': 'Moves', role: 'region', tabindex: 0 });
     this.linksEl = h('p', { class: 'links' });
+    // "Describe board": the position in words, in a live region (js/describe.js)
+    this.descriptionEl = h('div', { class: 'board-description', id: 'board-description', 'data-testid': 'board-description', 'aria-live': 'polite' });
+    this.describeButton = h('button', { type: 'button', 'data-testid': 'describe-board', 'aria-expanded': 'false', 'aria-controls': 'board-description',
+      onclick: () => { this.describing = !this.describing; this.renderDescription(); } }, 'Describe board');
     clear(this.root).append(
-      h('div', { class: 'game-head' }, this.titleEl, this.liveEl),
+      h('div', { class: 'game-head' }, this.titleEl, h('span', { class: 'head-links' },
+        h('a', { href: `/rules/${s.game}`, target: '_blank', rel: 'noopener', 'data-testid': 'rules-link' }, 'Rules',
+          h('span', { class: 'sr-only' }, ` of ${GAME_NAMES[s.game]} (opens in a new tab)`)), this.liveEl)),
       h('section', { class: 'game', 'data-testid': 'game-page', 'data-game': s.game },
-        this.boardWrap,
+        h('div', { class: 'board-col' }, this.boardWrap, h('div', { class: 'describe' }, this.describeButton, this.descriptionEl)),
         h('aside', { class: 'side' }, this.playersEl, this.statusEl, this.joinEl, this.controlsEl, this.hintEl, this.messageEl, form, this.overEl,
           h('h2', { class: 'small' }, 'Moves'), this.movesEl, this.linksEl)));
   }
@@ -597,6 +693,7 @@ export class GamePage {
       h('a', { href: `/api/games/${this.id}/export` }, 'Export (text)'),
       ...(s.game === 'backgammon' ? [' · ', h('a', { href: `/api/games/${this.id}/export?format=mat` }, '.mat for gnubg')] : []));
     this.maybeAutoRoll();
+    this.maybeAutoPlay();
   }
 
   lastAction() {
@@ -620,11 +717,13 @@ export class GamePage {
   }
 
   renderBoard() {
+    if (this.animating) return; // the opponent's move is being shown; its end draws the board
     const v = this.shown, s = this.summary;
     const bottom = this.myColor || 'white';
     const it = this.interaction();
     // after a re-render, keyboard users keep their place on the board
     const focused = this.keyboard && document.activeElement && document.activeElement.getAttribute && document.activeElement.getAttribute('data-testid');
+    const onBoard = !!focused && this.boardWrap.contains(document.activeElement);
     const last = this.between ? null : this.lastAction();
     let svg;
     if (DICE_GAMES.has(v.game)) {
@@ -655,6 +754,8 @@ export class GamePage {
         board, bottom, dice, diceUsed, diceSide,
         cube: v.game === 'backgammon' ? v.cube : null, crawford: v.crawford_game,
         sources: it.sources, dests, selected: this.selected, last: lastMove, hint: hintMove,
+        diceAction: this.diceAction(turn),
+        homeLeft: prefs.get('orientation') === 'home-left',
         onClick: k => this.onBoardClick(k),
         label: this.between
           ? `${GAME_NAMES[v.game]} board, ${cap(bottom)} at the bottom; the final position of game ${this.between.number}`
@@ -675,12 +776,64 @@ export class GamePage {
     svg.setAttribute('data-version', String(this.version));
     svg.setAttribute('data-game', v.game);
     svg.setAttribute('data-state', s.state);
+    svg.setAttribute('data-animations', String(this.animations));
     if (this.between) svg.setAttribute('data-final-of-game', String(this.between.number));
     clear(this.boardWrap).append(svg);
     if (focused) {
       const again = this.boardWrap.querySelector(`[data-testid="${focused}"]`);
-      if (again && again.getAttribute('tabindex') !== '-1') again.focus();
+      // keyboard: a checker just picked hands the focus to its first destination; a point no
+      // longer of use hands it on to what is left to do (a destination, a checker, Confirm)
+      const dest = this.boardWrap.querySelector('[data-dest]');
+      if (again && this.selected && again.getAttribute('data-key') === this.selected && dest) dest.focus();
+      else if (again && again.getAttribute('tabindex') !== '-1') again.focus();
+      else if (onBoard) this.focusNext(again);
     }
+    this.renderDescription();
+  }
+
+  /**
+   * Keyboard focus for what is left to do on the board, else the first enabled control (else
+   * it stays on `keep`, the point it was on, so that Tab goes on from there).
+   */
+  focusNext(keep) {
+    const next = this.boardWrap.querySelector('[data-dest]') || this.boardWrap.querySelector('[data-source]');
+    if (next) { next.focus(); return; }
+    if (keep) keep.focus();
+    // the controls are drawn just after the board
+    queueMicrotask(() => {
+      const c = this.controlsEl.querySelector('[data-testid=confirm]:not(:disabled)') || this.controlsEl.querySelector('button:not(:disabled)');
+      if (c) c.focus();
+    });
+  }
+
+  /** What tapping the dice does (a big target on a phone): confirm the move built, or roll. */
+  diceAction(turn) {
+    if (this.busy || this.between || this.choice || !this.view) return null;
+    const chosen = turn && turn.chosen();
+    if (chosen) return { label: `confirm ${chosen}`, run: () => this.send(chosen) };
+    if (this.myRollDue()) return { label: 'roll', run: () => this.roll() };
+    if (this.myDecision() && this.view.legal.includes('roll')) return { label: 'roll', run: () => this.send('roll') };
+    return null;
+  }
+
+  /** "Describe board": the position in words while the player asks for it (js/describe.js). */
+  renderDescription() {
+    if (!this.descriptionEl) return;
+    this.describeButton.textContent = this.describing ? 'Hide description' : 'Describe board';
+    this.describeButton.setAttribute('aria-expanded', String(!!this.describing));
+    if (!this.describing || !this.view) { clear(this.descriptionEl); delete this.descriptionEl.dataset.text; return; }
+    const v = this.shown, s = this.summary;
+    const turn = DICE_GAMES.has(v.game) && !this.between ? this.tablesTurn() : null;
+    const lines = describeBoard(v, {
+      bottom: this.myColor || 'white', me: this.myColor,
+      names: { white: s.white ? playerName(s.white) : 'empty seat', black: s.black ? playerName(s.black) : 'empty seat' },
+      board: turn ? this.displayBoard : null, diceLeft: turn ? turn.diceLeft : null,
+      status: describeStatus(v, s, this.myColor),
+    });
+    const text = lines.join('\n');
+    if (this.descriptionEl.dataset.text === text) return; // unchanged: not announced again
+    this.descriptionEl.dataset.text = text;
+    clear(this.descriptionEl).append(...lines.map(l => h('p', {}, l)));
   }
 
   renderPlayers() {
@@ -741,7 +894,7 @@ export class GamePage {
   renderControls() {
     const el = clear(this.controlsEl);
     const v = this.view;
-    if (!v || this.summary.state !== 'playing' || !this.myColor || this.between) return;
+    if (!v || this.summary.state !== 'playing' || !this.myColor || this.between || this.animating) return;
     const legal = new Set(v.legal);
     if (this.myRollDue()) {
       el.append(this.button('Roll', 'roll', () => this.roll(), { primary: true }));
@@ -815,15 +968,22 @@ export class GamePage {
     if (!b) return;
     const total = v.match_length ? `Score: ${scoreLine(b.score, this.summary, v.match_length)}.` : '';
     this.overEl.append(h('div', { class: 'between', role: 'status', 'data-testid': 'match-game-over', 'data-code': b.code, 'data-game-number': b.number },
-      h('p', { class: 'result' }, h('strong', {}, `Game ${b.number}: `), b.sentence),
+      h('p', { class: 'result' }, h('strong', {}, `Game ${b.number}: `), b.sentence, ...this.ruleNote(b.code, true)),
       total ? h('p', { 'data-testid': 'match-score' }, total) : null,
       h('p', { class: 'small muted' }, `The board shows how game ${b.number} ended; game ${b.number + 1} has begun.`),
       h('button', { type: 'button', class: 'primary', 'data-testid': 'next-game', onclick: () => this.nextGame() }, `Next game (game ${b.number + 1})`)));
   }
 
+  /** " (the rule)" after a result sentence: a link to the rule that ended the game (js/rules.js). */
+  ruleNote(code, newTab = false, testid = 'end-rule-link') {
+    const a = code ? ruleLink(this.summary.game, code, { testid, newTab }) : null;
+    return a ? [h('span', { class: 'rule-note' }, ' (', a, ')')] : [];
+  }
+
   renderOver() {
     const s = this.summary, v = this.view;
     clear(this.overEl);
+    if (this.animating) return; // told once the move that ended the game has been shown
     this.renderBetween();
     if (s.state !== 'finished') return;
     const st = v.status;
@@ -832,11 +992,13 @@ export class GamePage {
     const pts = s.points ?? st.points;
     const mine = this.myColor && winner ? (winner === this.myColor ? 'You win' : 'You lose') : null;
     const text = r ? r.sentence : (winner ? `${cap(winner)} wins ${pts} point${pts === 1 ? '' : 's'}.` : 'Drawn.');
-    this.overEl.append(h('p', { class: 'result', 'data-testid': 'game-over', 'data-code': r ? r.code : null }, `Game over: ${text}`, mine ? ` ${mine}.` : ''));
+    this.overEl.append(h('p', { class: 'result', 'data-testid': 'game-over', 'data-code': r ? r.code : null }, `Game over: ${text}`, mine ? ` ${mine}.` : '',
+      ...this.ruleNote(r && r.code)));
     const games = v.games || [];
     if (games.length > 1) {
       this.overEl.append(h('ol', { class: 'match-games small', 'data-testid': 'match-games', 'aria-label': 'The games of the match' },
-        ...games.map(g => h('li', { value: g.number, 'data-code': g.code }, `${g.sentence} (${scoreLine(g.score, s)})`))));
+        ...games.map(g => h('li', { value: g.number, 'data-code': g.code }, `${g.sentence} (${scoreLine(g.score, s)})`,
+          ...this.ruleNote(g.code, false, 'game-rule-link')))));
     }
     // What next: the same game again against the same bot (colours swapped), or the lobby.
     const opp = this.myColor ? s[other(this.myColor)] : null;

@@ -9,6 +9,7 @@ import { drawGrasshopper, actionKeys } from './board-grasshopper.js';
 import { drawHalma, moveEnds } from './board-halma.js';
 import { playSegments } from './tables-logic.js';
 import { AnalysisPanel, bestBoard, decisionText, markBadge, markClass } from './analysis.js';
+import { ruleLink } from './rules.js';
 
 const when = ms => new Date(ms).toLocaleString();
 
@@ -70,8 +71,11 @@ export async function lobbyPage(app, main) {
   const sizeField = field('Board', size);
   const evacuationField = field('Evacuation deadline', evacuation, 'a piece still in your own camp after this move of yours loses; empty: 30 on 8×8, 50 on 10×10; 0: off');
   const levelField = field('Bot level', level);
+  const rulesLink = h('a', { href: '/rules/backgammon', 'data-link': true, 'data-testid': 'rules-link', class: 'small' });
   const sync = () => {
     const g = game.value;
+    rulesLink.href = `/rules/${g}`;
+    rulesLink.textContent = `Rules of ${GAME_NAMES[g]}`;
     const dice = g === 'backgammon' || g === 'never-finishing';
     matchField.hidden = !dice;
     const money = Number(matchLength.value) === 0;
@@ -110,7 +114,7 @@ export async function lobbyPage(app, main) {
     }
   } },
   h('h2', {}, 'New game'),
-  h('div', { class: 'fields' }, field('Game', game), matchField, crawfordField, moneyFields, checkersField, sizeField, evacuationField,
+  h('div', { class: 'fields' }, h('div', { class: 'game-choice' }, field('Game', game), rulesLink), matchField, crawfordField, moneyFields, checkersField, sizeField, evacuationField,
     field('Against', opponent), levelField, field('Your colour', color),
     field('Practice game', practice, 'not rated for either side; against a bot you may ask for hints'),
     h('details', {}, h('summary', {}, 'Dice seed'), field('Your client seed', seed, 'mixed into the dice; see docs/dice.md'))),
@@ -413,11 +417,13 @@ export async function replayPage(app, main, id) {
   }
   root.append(
     h('h1', {}, `Replay: ${GAME_NAMES[g.game]}`),
-    h('p', {}, playerLink(g.white), ' (white) vs ', playerLink(g.black), ' (black) — ', result, ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, 'game page')),
+    h('p', {}, playerLink(g.white), ' (white) vs ', playerLink(g.black), ' (black) — ', result,
+      g.state === 'finished' && g.view.result ? [' (', ruleLink(g.game, g.view.result.code), ')'] : null,
+      ' · ', h('a', { href: `/game/${id}`, 'data-link': true }, 'game page')),
     h('section', { class: 'game' }, h('div', { class: 'board-col' }, boardWrap,
       h('div', { class: 'row replay-controls' },
         h('button', { type: 'button', 'data-testid': 'replay-first', 'aria-label': 'First position', onclick: () => show(0) }, '« first'),
-        h('button', { type: 'button', 'data-testid': 'replay-prev', 'aria-label': 'Previous step', onclick: () => show(Math.max(0, Number(slider.value) - 1)) }, '‹ prev'),
+        h('button', { type: 'button', 'data-testid': 'replay-prev', 'aria-label': 'Previous step', onclick: () => show(Math.max(0, Number(slider.value) - 1)) }, '‹ previous'),
         slider,
         h('button', { type: 'button', 'data-testid': 'replay-next', 'aria-label': 'Next step', onclick: () => show(Math.min(steps.length, Number(slider.value) + 1)) }, 'next ›'),
         h('button', { type: 'button', 'data-testid': 'replay-last', 'aria-label': 'Last position', onclick: () => show(steps.length) }, 'last »')),

@@ -53,9 +53,9 @@ export async function studyPage(app, main, params) {
     placeholder: 'XGID=... or PositionID:MatchID',
   });
   const dice = h('input', { id: 'study-dice', type: 'text', size: 5, placeholder: '3-1', 'data-testid': 'study-dice' });
-  const trials = h('select', { id: 'study-trials', 'data-testid': 'study-trials' },
+  const trials = h('select', { id: 'study-trials', 'data-testid': 'study-trials', 'aria-label': 'Rollout trials' },
     [36, 324, 1296].map(n => h('option', { value: n, selected: n === 324 ? true : null }, `${n} trials`)));
-  const truncate = h('select', { id: 'study-truncate', 'data-testid': 'study-truncate' },
+  const truncate = h('select', { id: 'study-truncate', 'data-testid': 'study-truncate', 'aria-label': 'Rollout length' },
     h('option', { value: '' }, 'to the end'), h('option', { value: '10' }, 'truncated after 10 plays'));
   const boardEl = h('div', { class: 'study-board', 'data-testid': 'study-board' });
   const out = h('section', { class: 'hint-panel study-out', 'aria-live': 'polite', 'data-testid': 'study-out' },

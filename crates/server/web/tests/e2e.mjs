@@ -56,6 +56,11 @@ async function scenario(name, fn) {
 /** A page in a fresh context, with uncaught page errors collected. */
 async function newPage(viewport = { width: 1200, height: 820 }) {
   const context = await browser.newContext({ viewport });
+  // the opponent's moves animate at the fast speed (scenario 14 checks the default speed),
+  // unless the page chose otherwise
+  await context.addInitScript(() => {
+    try { if (!localStorage.getItem('tabula.preferences')) localStorage.setItem('tabula.preferences', '{"animation":"fast"}'); } catch (e) { /* about:blank */ }
+  });
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', e => page.errors.push(e.message));
@@ -621,7 +626,7 @@ await scenario('6: a user registers and logs in through the pages, resigns a mon
     checkErrors(page, 'resigning');
   }
   if (!offers) fail('the game ended before a resignation could be offered');
-  if (!new RegExp(`^Game over: (${user}|Tabula easy) wins \\d+ points?: .+\\. You (win|lose)\\.$`).test(over)) fail(`the end reads "${over}"`);
+  if (!new RegExp(`^Game over: (${user}|Tabula easy) wins \\d+ points?: .+\\. You (win|lose)\\. \\(the rule\\)$`).test(over)) fail(`the end reads "${over}"`);
   const api = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
   if (api.state !== 'finished') fail(`the server says ${api.state}`);
   const record = await page.evaluate(async id => (await fetch(`/api/games/${id}/record`)).json(), id);
@@ -955,6 +960,636 @@ await scenario('10: open seats show their options in words (and practice games s
   checkErrors(other, 'lobby');
   await page.context().close();
   await other.context().close();
+});
+
+// ---- scenario 14: the opponent's moves are animated -----------------------------------------
+
+/** A page in a fresh context with the given reduced-motion setting; it records every animation
+ * frame the board shows (window.__frames: {version, step, kind, moved}) from the first script on. */
+async function animatedPage(reducedMotion) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 820 }, reducedMotion });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', e => page.errors.push(e.message));
+  page.setDefaultTimeout(10000);
+  await page.addInitScript(sideScript);
+  await page.addInitScript(() => {
+    window.__frames = [];
+    const seen = new WeakSet();
+    const look = () => {
+      const b = document.querySelector('[data-testid=board][data-animating]');
+      if (!b || seen.has(b)) return;
+      seen.add(b);
+      const ghost = b.querySelector('[data-testid=anim-checker]');
+      const f = { version: Number(b.getAttribute('data-animated-version')), step: b.getAttribute('data-animation-step'),
+        kind: b.getAttribute('data-animation-kind'), colour: ghost && /\bblack\b/.test(ghost.getAttribute('class')) ? 'black' : 'white', moved: false };
+      window.__frames.push(f);
+      if (ghost) {
+        const x0 = ghost.getAttribute('cx'), y0 = ghost.getAttribute('cy');
+        new MutationObserver(() => { if (ghost.getAttribute('cx') !== x0 || ghost.getAttribute('cy') !== y0) f.moved = true; })
+          .observe(ghost, { attributes: true, attributeFilter: ['cx', 'cy'] });
+      }
+    };
+    new MutationObserver(look).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-animating'] });
+  });
+  return page;
+}
+
+/** In the page: how far (px) the centre of White's point `w` is right of the board's centre. */
+const sideScript = () => {
+  window.pointSide = w => {
+    const b = document.querySelector('[data-testid=board]');
+    const p = b.querySelector(`[data-testid=point-${w}]`).getBoundingClientRect(), r = b.getBoundingClientRect();
+    return p.x + p.width / 2 - (r.x + r.width / 2);
+  };
+};
+
+/** The number of checkers each point shows (from the points' labels), White's numbering. */
+const shownPoints = page => page.$$eval('[data-testid=board] [data-testid^=point-]', l => Object.fromEntries(l.map(e => {
+  const m = /: (\d+) (white|black)/.exec(e.getAttribute('aria-label') || '');
+  return [e.getAttribute('data-testid').slice(6), m ? (m[2] === 'white' ? 1 : -1) * Number(m[1]) : 0];
+})));
+
+/** Single checker steps a play makes at least (`13/7(2)` two, `24/18*\/13` two). */
+function leastSteps(play) {
+  let n = 0;
+  for (const tok of play.split(/\s+/).filter(Boolean)) {
+    const m = /^(.*?)(?:\((\d)\))?$/.exec(tok);
+    n += (m[1].split('/').length - 1) * (m[2] ? Number(m[2]) : 1);
+  }
+  return n;
+}
+
+await scenario('14: the bot\'s moves are animated checker by checker (hits included) before the new position is drawn; with reduced motion nothing is animated', async () => {
+  const page = await animatedPage('no-preference');
+  await guest(page, 'watcher14');
+  const id = await createGame(page, { game: 'backgammon', matchLength: 1, opponent: 'bot', level: 'easy', color: 'white' });
+  if (await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)) fail('reduced motion is on in the animated context');
+  // the default orientation: home board on the right, so White's point 1 is right of the centre
+  const side = async () => page.evaluate(() => pointSide(1));
+  if (await page.getAttribute('[data-testid=board]', 'data-orientation') !== 'home-right' || !(await side() > 0)) fail('by default the home board is not on the right');
+  const botPlays = async () => (await page.evaluate(async id => (await fetch(`/api/games/${id}/events`)).json(), id))
+    .filter(e => e.kind === 'action' && e.actor === 'black' && e.payload.includes('/'));
+  const policy = { game: 'backgammon', color: 'white' };
+  let last = Date.now(), over = null;
+  for (;;) {
+    if ((await botPlays()).length >= 4) break;
+    const r = await step(page, policy);
+    if (r && r.over) { over = r.over; break; }
+    if (r) last = Date.now();
+    else {
+      if (Date.now() - last > STEP_LIMIT_MS) fail('no progress in the game');
+      await page.waitForTimeout(40);
+    }
+    checkErrors(page, 'animation');
+  }
+  // the last animation runs to its end, then the board is the server's position
+  await page.waitForFunction(() => !document.querySelector('[data-testid=board][data-animating]'), null, { timeout: STEP_LIMIT_MS })
+    .catch(() => fail('the board is still animating long after the last move'));
+  const plays = await botPlays();
+  if (!plays.length) fail(`the bot made no play before the end (${over})`);
+  const frames = await page.evaluate(() => window.__frames);
+  const count = Number(await page.getAttribute('[data-testid=board]', 'data-animations'));
+  if (count !== plays.length) fail(`${plays.length} plays by the bot, ${count} animated (data-animations)`);
+  for (const p of plays) {
+    const mine = frames.filter(f => f.version === p.version);
+    if (!mine.length) fail(`the bot's play ${p.payload} (version ${p.version}) was not animated`);
+    const total = Number(mine[0].step.split('/')[1]);
+    const steps = [...new Set(mine.map(f => f.step))];
+    if (steps.length !== total) fail(`the play ${p.payload} showed frames [${steps}] of ${total}`);
+    const moves = mine.filter(f => f.kind === 'move'), hits = mine.filter(f => f.kind === 'hit');
+    if (moves.length < leastSteps(p.payload)) fail(`the play ${p.payload} was shown in ${moves.length} checker steps`);
+    if (moves.some(f => f.colour !== 'black') || hits.some(f => f.colour !== 'white')) fail(`the play ${p.payload} moved the wrong checkers`);
+    if (p.payload.includes('*') !== hits.length > 0) fail(`the play ${p.payload} was shown with ${hits.length} hit(s)`);
+    if (hits.length) notable['hit animated'] = 1;
+  }
+  if (!frames.some(f => f.moved)) fail('no animated checker ever moved');
+  notable[`${plays.length} plays, ${frames.length} frames`] = 1;
+  const g = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+  if (await page.getAttribute('[data-testid=board]', 'data-version') !== String(g.version)) fail('the board does not show the last version');
+  const shown = await shownPoints(page);
+  for (let w = 1; w <= 24; w++) {
+    if (g.view.game !== 'backgammon' || g.state !== 'playing') break;
+    if (shown[w] !== g.view.board.points[w - 1]) fail(`after the animation point ${w} shows ${shown[w]}, the server has ${g.view.board.points[w - 1]}`);
+  }
+  checkErrors(page, 'animation');
+  await page.context().close();
+
+  // Halma: a bot's move glides along its path, and the pieces end where the server has them
+  const halma = await animatedPage('no-preference');
+  await guest(halma, 'hopper14');
+  const hid = await createGame(halma, { game: 'halma-grasshopper', size: 8, opponent: 'bot', level: 'random', color: 'white' });
+  for (let k = 0; k < 2; k++) {
+    await halma.waitForSelector('[data-testid=board] [data-source]', { timeout: STEP_LIMIT_MS });
+    const s = await snapshot(halma);
+    await halma.click(`[data-testid="${halmaBest(s.sources, 'white')}"]`);
+    const d = await snapshot(halma);
+    await halma.click(`[data-testid="${halmaBest(d.dests, 'white')}"]`);
+    clicks += 2;
+  }
+  await halma.waitForFunction(() => Number(document.querySelector('[data-testid=board]').getAttribute('data-animations')) >= 1 &&
+    !document.querySelector('[data-testid=board][data-animating]'), null, { timeout: STEP_LIMIT_MS })
+    .catch(() => fail('no Halma move of the bot was animated'));
+  await halma.waitForSelector('[data-testid=board] [data-source]', { timeout: STEP_LIMIT_MS });
+  const hg = await halma.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), hid);
+  const pieces = await halma.$$eval('[data-testid=board] [data-testid^=sq-]', l => l.filter(e => /: (white|black) piece/.test(e.getAttribute('aria-label'))).map(e => e.getAttribute('data-testid').slice(3)).sort());
+  const want = [...hg.view.pieces.white, ...hg.view.pieces.black].sort();
+  if (pieces.join() !== want.join()) fail(`the Halma board shows pieces on [${pieces}], the server has [${want}]`);
+  if (!(await halma.evaluate(() => window.__frames.some(f => f.moved && f.colour === 'black')))) fail('no black Halma piece was seen moving');
+  checkErrors(halma, 'halma animation');
+  await halma.context().close();
+
+  // reduced motion: the same moves, drawn at once
+  const still = await animatedPage('reduce');
+  await guest(still, 'still14');
+  const sid = await createGame(still, { game: 'backgammon', matchLength: 1, opponent: 'bot', level: 'easy', color: 'white' });
+  if (!(await still.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches))) fail('reduced motion is not emulated');
+  const stillPlays = async () => (await still.evaluate(async id => (await fetch(`/api/games/${id}/events`)).json(), sid))
+    .filter(e => e.kind === 'action' && e.actor === 'black' && e.payload.includes('/')).length;
+  last = Date.now();
+  for (;;) {
+    if (await stillPlays() >= 2) break;
+    const r = await step(still, policy);
+    if (r && r.over) break;
+    if (r) last = Date.now();
+    else {
+      if (Date.now() - last > STEP_LIMIT_MS) fail('no progress in the reduced-motion game');
+      await still.waitForTimeout(40);
+    }
+  }
+  await still.waitForTimeout(500);
+  const n = await stillPlays();
+  if (!n) fail('the bot made no play in the reduced-motion game');
+  const stillFrames = await still.evaluate(() => window.__frames.length);
+  const stillCount = await still.getAttribute('[data-testid=board]', 'data-animations');
+  if (stillFrames || stillCount !== '0') fail(`with reduced motion ${stillFrames} frames were animated (data-animations ${stillCount}) for ${n} plays`);
+  // the bot's last move is still shown, as arrows
+  if (!(await still.$('[data-testid=board] [data-testid=last-move] line'))) fail('with reduced motion the bot\'s move is not drawn');
+  notable[`reduced motion: ${n} plays, 0 frames`] = 1;
+  checkErrors(still, 'reduced motion');
+  await still.context().close();
+});
+
+// ---- scenario 15: preferences -------------------------------------------------------------
+
+/** The /preferences form's values. */
+const prefValues = page => page.evaluate(() => {
+  const q = id => document.querySelector(`[data-testid=${id}]`);
+  return { auto_roll: q('pref-auto-roll').checked, auto_confirm: q('pref-auto-confirm').checked, auto_pass: q('pref-auto-pass').checked,
+    animation: q('pref-animation').value, orientation: q('pref-orientation').value, colours: q('pref-colours').value };
+});
+
+async function setPrefs(page, p) {
+  await page.click('[data-testid=nav-preferences]');
+  await page.waitForURL(/\/preferences$/);
+  await page.waitForSelector('[data-testid=pref-form]');
+  for (const k of ['auto_roll', 'auto_confirm', 'auto_pass']) {
+    if (k in p) await page.setChecked(`[data-testid=pref-${k.replace('_', '-')}]`, p[k]);
+  }
+  for (const k of ['animation', 'orientation', 'colours']) if (k in p) await page.selectOption(`[data-testid=pref-${k}]`, p[k]);
+  await page.click('[data-testid=pref-save]');
+  clicks++;
+  return (await page.waitForSelector('[data-testid=pref-message][data-where]')).getAttribute('data-where');
+}
+
+async function expectPrefs(page, want, what) {
+  await page.waitForSelector('[data-testid=pref-form]');
+  const got = await prefValues(page);
+  for (const [k, v] of Object.entries(want)) if (got[k] !== v) fail(`${what}: ${k} is ${got[k]}, not ${v}`);
+}
+
+await scenario('15: preferences (auto-roll, auto-confirm, orientation, colours) are kept, for a guest in the browser and for a user on the server, and change the game', async () => {
+  const page = await newPage();
+  await page.addInitScript(sideScript);
+  await guest(page, 'prefs15');
+  await page.goto(`${BASE}/preferences`);
+  await expectPrefs(page, { auto_roll: false, auto_confirm: false, auto_pass: false, orientation: 'home-right', colours: 'classic' }, 'the defaults');
+  const chosen = { auto_roll: true, auto_confirm: true, orientation: 'home-left', colours: 'contrast' };
+  await setPrefs(page, chosen);
+  await page.reload();
+  await expectPrefs(page, chosen, 'a guest\'s preferences after a reload');
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('tabula.preferences')));
+  if (!stored || stored.orientation !== 'home-left' || stored.colours !== 'contrast') fail(`localStorage holds ${JSON.stringify(stored)}`);
+  // a game against the bot: the colours, the mirrored board, and rolls without a Roll click
+  const id = await createGame(page, { game: 'backgammon', matchLength: 1, opponent: 'bot', level: 'easy', color: 'white' });
+  if (await page.evaluate(() => document.documentElement.getAttribute('data-colours')) !== 'contrast') fail('the page does not use the contrast colours');
+  const felt = await page.evaluate(() => getComputedStyle(document.querySelector('[data-testid=board] .felt')).fill);
+  if (felt !== 'rgb(42, 42, 42)') fail(`the contrast theme's felt is ${felt}`);
+  const side = await page.evaluate(() => pointSide(1));
+  if (await page.getAttribute('[data-testid=board]', 'data-orientation') !== 'home-left' || !(side < -100)) fail(`with the home board on the left, White's point 1 is ${side.toFixed(0)} px from the centre`);
+  const ourTurns = async () => (await page.evaluate(async id => (await fetch(`/api/games/${id}/events`)).json(), id))
+    .filter(e => e.kind === 'action' && e.actor === 'white').length;
+  let rollSince = null, last = Date.now(), over = null;
+  while (await ourTurns() < 3) {
+    const s = await snapshot(page);
+    if (s.error) fail(`the page shows an error: ${s.status}`);
+    if (s.over) { over = s.over; break; }
+    const has = b => s.buttons.includes(b);
+    if (has('roll') && !has('double')) {
+      rollSince = rollSince || Date.now();
+      if (Date.now() - rollSince > 3000) fail(`a Roll button waits for a click: "${s.status}"`);
+    } else rollSince = null;
+    let did = null;
+    if (has('confirm')) did = 'confirm';
+    else if (has('roll') && has('double')) did = 'roll'; // a cube decision is the player's
+    else if (s.dests.length) did = pick(s.dests);
+    else if (s.sources.length) did = pick(s.sources);
+    if (did) {
+      await page.click(`[data-testid="${did}"]`, { timeout: 5000 }).catch(() => {}); // the page may move on meanwhile
+      clicks++;
+      if (did === 'roll') notable['roll clicked at a cube decision'] = 1;
+      last = Date.now();
+    } else {
+      if (Date.now() - last > STEP_LIMIT_MS) fail(`no progress: "${s.status}" [${s.buttons}]`);
+      await page.waitForTimeout(40);
+    }
+    checkErrors(page, 'auto-roll');
+  }
+  const events = await page.evaluate(async id => (await fetch(`/api/games/${id}/events`)).json(), id);
+  const rolls = events.filter(e => e.kind === 'roll').length;
+  const plays = events.filter(e => e.kind === 'action' && e.actor === 'white' && e.payload.includes('/')).length;
+  if (!over && plays < 2) fail(`only ${plays} plays of ours`);
+  if (rolls < 3) fail(`only ${rolls} rolls`);
+  notable[`${plays} plays, ${rolls} rolls, no Roll click`] = 1;
+  await page.context().close();
+
+  // a registered user: the preferences live on the server (this browser's copy is wiped)
+  const user = await newPage();
+  await user.addInitScript(sideScript);
+  const name = 'pref' + Math.floor(Math.random() * 1e6);
+  await user.goto(`${BASE}/login`);
+  await user.fill('[data-testid=register-form] [data-testid=register-username]', name);
+  await user.fill('[data-testid=register-form] [data-testid=register-password]', 'secret-' + name);
+  await user.click('[data-testid=register-form] [data-testid=register-submit]');
+  await user.waitForSelector('[data-testid=nav-me]');
+  const mine = { auto_roll: true, auto_confirm: true, auto_pass: true, animation: 'slow', orientation: 'home-left', colours: 'contrast' };
+  const where = await setPrefs(user, mine);
+  const api = await user.evaluate(async () => { const r = await fetch('/api/me/preferences'); return { status: r.status, body: r.ok ? await r.json() : null }; });
+  if (where !== 'server' || api.status !== 200) fail(`the server did not store the preferences (saved in the ${where}; GET /api/me/preferences answered ${api.status})`);
+  for (const [k, v] of Object.entries(mine)) if (api.body[k] !== v) fail(`the server holds ${k} = ${api.body[k]}, not ${v}`);
+  await user.evaluate(() => localStorage.clear());
+  await user.reload();
+  await expectPrefs(user, mine, 'a user\'s preferences after a reload with the browser\'s copy wiped');
+  await user.evaluate(() => localStorage.clear());
+  await createGame(user, { game: 'backgammon', matchLength: 1, opponent: 'bot', level: 'easy', color: 'black' });
+  if (await user.getAttribute('[data-testid=board]', 'data-orientation') !== 'home-left') fail('the user\'s game board is not mirrored');
+  // Black at the bottom: Black's point 1 is White's 24, on the left
+  const x24 = await user.evaluate(() => pointSide(24));
+  if (!(x24 < -100)) fail(`playing Black with the home board on the left, Black's point 1 is ${x24.toFixed(0)} px from the centre`);
+  checkErrors(user, 'user preferences');
+  await user.context().close();
+});
+
+// ---- scenario 11: the rules pages, and the rule behind each ending -------------------------
+
+/** Every end code a client can meet (docs/protocol.md, "The end of a game"). */
+const END_CODES = ['single', 'gammon', 'backgammon', 'jacoby-single', 'cube-dropped', 'resigned-single', 'resigned-gammon',
+  'resigned-backgammon', 'dead-position', 'scored-twice', 'both-passed', 'no-checkers-left', 'all-in-camp', 'not-evacuated',
+  'returned-to-camp', 'repetition', 'ply-limit', 'agreement', 'match-won', 'session-complete', 'time-out'];
+
+/** A game of Grasshopper with 2 checkers each against the easy bot, played to its end; its id. */
+async function quickFinishedGame(page) {
+  const id = await createGame(page, { game: 'grasshopper', checkers: 2, opponent: 'bot', level: 'easy', color: 'white' });
+  await playToEnd(page, { game: 'grasshopper', color: 'white' });
+  return id;
+}
+
+/** Follows a result's rule link on `page` and checks that the rule is shown, marked and in view. */
+async function followRuleLink(page, selector, game, code) {
+  const href = await page.getAttribute(selector, 'href');
+  if (href !== `/rules/${game}#${code}`) fail(`the ${game} result (${code}) links to ${href}, not /rules/${game}#${code}`);
+  await page.click(selector);
+  clicks++;
+  await page.waitForURL(u => new URL(u).pathname === `/rules/${game}` && new URL(u).hash === `#${code}`);
+  const rule = await page.waitForSelector(`[data-testid=rules-page][data-game="${game}"] [id="${code}"]`);
+  if (!(await rule.evaluate(e => e.classList.contains('is-target')))) fail(`the rule #${code} is not marked as the one asked for`);
+  const box = await rule.boundingBox();
+  const vh = page.viewportSize().height;
+  if (!box || box.y + box.height < 0 || box.y > vh) fail(`the rule #${code} is not in view (${JSON.stringify(box)})`);
+  const text = (await rule.textContent()).trim();
+  if (text.length < 20) fail(`the rule #${code} says only "${text}"`);
+}
+
+let rulesGame = null; // a finished game of scenario 11, for 13's replay page
+await scenario('11: the rules pages open from the lobby, the header and the game page; each end sentence links to the rule that decided it', async () => {
+  const page = await newPage();
+  await guest(page, 'reader');
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('[data-testid=create-form]');
+  // the lobby links the rules of the game chosen
+  for (const g of ['never-finishing', 'halma-grasshopper', 'grasshopper']) {
+    await page.selectOption('[data-testid=opt-game]', g);
+    const href = await page.getAttribute('[data-testid=create-form] [data-testid=rules-link]', 'href');
+    if (href !== `/rules/${g}`) fail(`with ${g} chosen the lobby's rules link goes to ${href}`);
+  }
+  await page.click('[data-testid=create-form] [data-testid=rules-link]');
+  clicks++;
+  await page.waitForURL(/\/rules\/grasshopper$/);
+  await page.waitForSelector('[data-testid=rules-page][data-game=grasshopper] h1:has-text("Grasshopper")');
+  // every ending has its rule under its own id on the pages js/rules.js names, and every page
+  // has the clock
+  const problems = await page.evaluate(async codes => {
+    const { END_RULES, RULE_GAMES } = await import('/js/rules.js');
+    const out = [];
+    const mapped = Object.keys(END_RULES).sort().join(' ');
+    if (mapped !== [...codes].sort().join(' ')) out.push(`js/rules.js maps [${mapped}]`);
+    for (const g of RULE_GAMES) {
+      const r = await fetch(`/rules/${g}.html`);
+      if (!r.ok) { out.push(`/rules/${g}.html: ${r.status}`); continue; }
+      const doc = new DOMParser().parseFromString(await r.text(), 'text/html');
+      for (const [code, games] of Object.entries(END_RULES)) {
+        const el = doc.getElementById(code);
+        if (games.includes(g) && !(el && el.classList.contains('end-rule'))) out.push(`${g} has no rule #${code}`);
+      }
+      for (const id of ['clocks', 'time-out', 'ending']) if (!doc.getElementById(id)) out.push(`${g} has no #${id}`);
+      if (doc.querySelector('script, style, [style]')) out.push(`${g} has a script or a style`);
+    }
+    return out;
+  }, END_CODES);
+  if (problems.length) fail(problems.join('; '));
+  // the header's Rules: the four games, each page with its title and clock
+  await page.click('[data-testid=nav-rules]');
+  clicks++;
+  await page.waitForSelector('[data-testid=rules-index]');
+  for (const [g, title] of [['backgammon', 'Backgammon'], ['never-finishing', 'Never-Finishing'], ['grasshopper', 'Grasshopper'], ['halma-grasshopper', 'Grasshopper (Halma)']]) {
+    await page.click(`[data-testid=rules-${g}]`);
+    clicks++;
+    await page.waitForSelector(`[data-testid=rules-page][data-game="${g}"]`);
+    const h1 = (await page.textContent('[data-testid=rules-page] h1')).trim();
+    if (h1 !== title) fail(`/rules/${g} is headed "${h1}"`);
+    if (!(await page.isVisible('#clocks h2'))) fail(`/rules/${g} shows no Clocks section`);
+    await page.goBack();
+    await page.waitForSelector('[data-testid=rules-index]');
+  }
+  // an anchor inside a rules page moves to its rule without reloading the page
+  await page.goto(`${BASE}/rules/backgammon`);
+  await page.waitForSelector('[data-testid=rules-page]');
+  await page.evaluate(() => { window.__sameRules = document.querySelector('[data-testid=rules-page]'); });
+  await page.click('[data-testid=rules-page] a[href="#cube-dropped"]');
+  await page.waitForFunction(() => document.getElementById('cube-dropped').classList.contains('is-target'));
+  if (!(await page.evaluate(() => window.__sameRules === document.querySelector('[data-testid=rules-page]')))) fail('an anchor link redrew the rules page');
+  checkErrors(page, 'rules');
+  // the game page: "Rules" opens that game's rules in a new tab, the game staying open
+  const id = await createGame(page, { game: 'grasshopper', checkers: 2, opponent: 'bot', level: 'easy', color: 'white' });
+  const [tab] = await Promise.all([page.context().waitForEvent('page'), page.click('.game-head [data-testid=rules-link]')]);
+  clicks++;
+  await tab.waitForSelector('[data-testid=rules-page][data-game=grasshopper]');
+  await tab.close();
+  if (!page.url().endsWith(`/game/${id}`)) fail('the game page was left for the rules');
+  // to the end: the sentence links to the rule that decided it
+  await playToEnd(page, { game: 'grasshopper', color: 'white' });
+  rulesGame = id;
+  const result = (await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id)).view.result;
+  notable[`grasshopper ${result.code}`] = 1;
+  await followRuleLink(page, '[data-testid=game-over] [data-testid=end-rule-link]', 'grasshopper', result.code);
+  // the replay page links it too
+  await page.goto(`${BASE}/replay/${id}`);
+  await page.waitForSelector('[data-testid=replay-slider]');
+  const replayLink = await page.getAttribute('[data-testid=end-rule-link]', 'href');
+  if (replayLink !== `/rules/grasshopper#${result.code}`) fail(`the replay page links the result to ${replayLink}`);
+  // the games of scenario 1 (when it ran): each result links to its own rule
+  for (const [game, gid] of Object.entries(finished)) {
+    await page.goto(`${BASE}/game/${gid}`);
+    await page.waitForSelector('[data-testid=game-over]');
+    const r = (await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), gid)).view.result;
+    await followRuleLink(page, '[data-testid=game-over] [data-testid=end-rule-link]', game, r.code);
+    notable[`${game} ${r.code}`] = 1;
+  }
+  checkErrors(page, 'rules');
+  await page.context().close();
+});
+
+// ---- scenario 12: a phone: tap targets, labels, the keyboard, Describe board -----------------
+
+/** Presses Tab (or Shift+Tab) until the focused element passes `test`; fails after `max`. */
+async function tabTo(page, test, what, { max = 120, back = false } = {}) {
+  for (let i = 0; i <= max; i++) {
+    if (await page.evaluate(test)) return i;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  fail(`${max} presses of ${back ? 'Shift+' : ''}Tab never reached ${what}`);
+}
+const focusedIs = testid => new Function(`const e = document.activeElement; return !!e && e.getAttribute('data-testid') === ${JSON.stringify(testid)} && !e.disabled;`);
+const focusedHas = attr => new Function(`const e = document.activeElement; return !!e && e.hasAttribute(${JSON.stringify(attr)});`);
+
+/** Sizes on screen: each board target's height and width, the labels' font size in px. */
+function measureBoard(page, selector) {
+  return page.evaluate(sel => {
+    const svg = document.querySelector('[data-testid=board]');
+    const scale = svg.getScreenCTM().a;
+    const targets = [...svg.querySelectorAll(sel)].map(e => {
+      const r = e.getBoundingClientRect();
+      return { id: e.getAttribute('data-testid'), h: r.height, w: r.width };
+    });
+    const fonts = [...svg.querySelectorAll('text.label')].filter(t => !t.classList.contains('side'))
+      .map(t => parseFloat(getComputedStyle(t).fontSize) * scale);
+    return { scale, targets, minFont: Math.min(...fonts), labels: fonts.length, overflow: document.scrollingElement.scrollWidth - window.innerWidth };
+  }, selector);
+}
+
+/** The header keeps one line: every link at the same height, the bar no taller than one line. */
+async function headerOneLine(page) {
+  const r = await page.evaluate(() => {
+    const header = document.querySelector('header.top').getBoundingClientRect();
+    const tops = [...document.querySelectorAll('header.top a, header.top button')].map(e => Math.round(e.getBoundingClientRect().top));
+    return { height: header.height, spread: Math.max(...tops) - Math.min(...tops) };
+  });
+  if (r.height > 60 || r.spread > 8) fail(`the phone header takes more than one line: ${JSON.stringify(r)}`);
+}
+
+await scenario('12: on a 390x844 phone the board\'s points and dice are tap targets of 40 px or more, labels 10 px or more; a move is played with the keyboard only; Describe board reads the position', async () => {
+  const page = await newPage({ width: 390, height: 844 });
+  await guest(page, 'thumb');
+  const id = await createGame(page, { game: 'backgammon', matchLength: 3, opponent: 'bot', level: 'easy', color: 'white' });
+  await headerOneLine(page);
+  const view = async () => (await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id));
+  // From here on, only the keyboard, until our first move is made and sent.
+  let presses = 0, moved = false, shotTaken = false, measured = false, last = Date.now();
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  while (!moved) {
+    if (Date.now() - last > STEP_LIMIT_MS) fail('no keyboard move within the time limit');
+    const s = await snapshot(page);
+    if (s.over) fail(`the game ended before a keyboard move: ${s.over}`);
+    if (s.buttons.includes('confirm')) {
+      presses += await tabTo(page, focusedIs('confirm'), 'Confirm');
+      const before = (await view()).version;
+      await page.keyboard.press('Enter');
+      presses++;
+      await page.waitForFunction(v => Number(document.querySelector('[data-testid=board]').getAttribute('data-version')) > v, before, { timeout: STEP_LIMIT_MS });
+      const log = (await page.evaluate(async id => (await fetch(`/api/games/${id}/record`)).json(), id)).steps.map(st => st.event);
+      if (!log.some(e => e.kind === 'action' && e.actor === 'white' && e.payload.includes('/'))) fail('Enter on Confirm sent no move');
+      moved = true;
+      break;
+    }
+    if (s.dests.length) {
+      // the focus went to a destination when the checker was picked
+      if (!(await page.evaluate(focusedHas('data-dest')))) presses += await tabTo(page, focusedHas('data-dest'), 'a destination');
+      if (!shotTaken) {
+        // the phone, mid-move: the checker picked, its destinations lit
+        const m = await measureBoard(page, '[data-testid^=point-], [data-testid=dice]');
+        const small = m.targets.filter(t => t.h < 40);
+        if (small.length) fail(`tap targets under 40 px high: ${small.map(t => `${t.id} ${t.h.toFixed(1)}`).join(', ')}`);
+        if (m.targets.filter(t => t.id.startsWith('point-')).length !== 24) fail('not 24 points on the board');
+        if (!m.targets.some(t => t.id === 'dice')) fail('no dice drawn at our move');
+        if (m.minFont < 10) fail(`a board label is drawn at ${m.minFont.toFixed(1)} px`);
+        if (m.overflow > 0) fail(`the page is ${m.overflow} px wider than the phone`);
+        notable[`dice ${m.targets.find(t => t.id === 'dice').h.toFixed(0)} px high, points ${Math.min(...m.targets.filter(t => t.id.startsWith('point-')).map(t => t.h)).toFixed(0)} px, labels ${m.minFont.toFixed(1)} px`] = 1;
+        measured = true;
+        await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('header.top nav').scrollLeft = 0; });
+        await shot(page, 'phone');
+        shotTaken = true;
+      }
+      await page.keyboard.press('Enter');
+      presses++;
+      last = Date.now();
+      await page.waitForTimeout(50);
+      continue;
+    }
+    if (s.sources.length) {
+      presses += await tabTo(page, focusedHas('data-source'), 'a checker that can move');
+      await page.keyboard.press('Enter');
+      presses++;
+      last = Date.now();
+      await page.waitForFunction(() => document.querySelector('[data-testid=board] [data-selected]') || document.querySelector('[data-testid=controls] [data-testid=confirm]:not(:disabled)'));
+      continue;
+    }
+    if (s.buttons.includes('roll')) {
+      presses += await tabTo(page, focusedIs('roll'), 'Roll');
+      await page.keyboard.press('Enter');
+      presses++;
+      last = Date.now();
+      await page.waitForTimeout(100);
+      continue;
+    }
+    await page.waitForTimeout(50);
+  }
+  if (!measured) fail('the board was never measured at a move');
+  notable[`keyboard move in ${presses} key presses`] = 1;
+  // Describe board, by keyboard, once the bot has answered and our next decision waits: the
+  // position in words in a live region
+  await page.waitForSelector('[data-testid=controls] button:not(:disabled)', { timeout: STEP_LIMIT_MS });
+  await tabTo(page, focusedIs('describe-board'), 'Describe board');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=board-description] p');
+  const live = await page.getAttribute('[data-testid=board-description]', 'aria-live');
+  if (live !== 'polite') fail(`the description is not a live region (aria-live ${live})`);
+  const g = await view();
+  const shown = await page.getAttribute('[data-testid=board]', 'data-version');
+  if (Number(shown) !== g.version) fail(`the page shows version ${shown}, the server is at ${g.version}`);
+  const lines = await page.$$eval('[data-testid=board-description] p', l => l.map(p => p.textContent));
+  const text = lines.join(' ');
+  const b = g.view.board;
+  for (const c of ['white', 'black']) {
+    const line = lines.find(l => l.startsWith(`${c === 'white' ? 'White' : 'Black'} (`)) || '';
+    for (let w = 1; w <= 24; w++) {
+      const v = b.points[w - 1];
+      const want = (c === 'white' && v > 0) || (c === 'black' && v < 0);
+      if (want !== new RegExp(`(^|: |, )${Math.abs(v)} on ${w}(,|;)`).test(line)) fail(`${c}'s line ${want ? 'misses' : 'wrongly has'} "${Math.abs(v)} on ${w}": "${line}"`);
+    }
+    if (!line.includes(`on the bar ${b.bar[c]}; borne off ${b.off[c]}`)) fail(`the description misses ${c}'s bar or tray: "${line}"`);
+  }
+  const status = (await page.textContent('[data-testid=status]')).trim();
+  if (!text.includes(status)) fail(`the description does not say whose turn: "${status}" not in "${text}"`);
+  // the dice as a tap target: a move built by tapping, then confirmed by tapping the dice
+  let tapped = false;
+  last = Date.now();
+  while (!tapped) {
+    if (Date.now() - last > STEP_LIMIT_MS) fail('never got to confirm a move by tapping the dice');
+    const s = await snapshot(page);
+    if (s.over) break;
+    if (s.buttons.includes('confirm')) {
+      const action = await page.getAttribute('[data-testid=dice]', 'data-action');
+      if (action !== 'confirm') fail(`the dice do not confirm a finished move (data-action ${action})`);
+      const before = s.version;
+      await page.click('[data-testid=dice]');
+      clicks++;
+      await page.waitForFunction(v => document.querySelector('[data-testid=board]').getAttribute('data-version') !== v, before, { timeout: STEP_LIMIT_MS });
+      tapped = true;
+      notable['move confirmed by tapping the dice'] = 1;
+      break;
+    }
+    const r = await step(page, { game: 'backgammon', color: 'white', avoid: new Set(['confirm']) });
+    if (r && r.did) last = Date.now();
+    else await page.waitForTimeout(40);
+  }
+  // the other boards on the phone
+  for (const o of [{ game: 'grasshopper', checkers: 14 }, { game: 'halma-grasshopper', size: 8 }]) {
+    await createGame(page, { ...o, opponent: 'bot', level: 'easy', color: 'white' });
+    await headerOneLine(page);
+    const m = await measureBoard(page, o.game === 'grasshopper' ? '[data-testid^=point-], [data-testid^=hand-], [data-testid=off]' : '[data-testid^=sq-]');
+    const small = m.targets.filter(t => t.h < 40);
+    if (small.length) fail(`${o.game}: tap targets under 40 px high: ${small.slice(0, 5).map(t => `${t.id} ${t.h.toFixed(1)}`).join(', ')}`);
+    if (m.minFont < 10) fail(`${o.game}: a board label is drawn at ${m.minFont.toFixed(1)} px`);
+    if (m.overflow > 0) fail(`${o.game}: the page is ${m.overflow} px wider than the phone`);
+    await page.click('[data-testid=describe-board]');
+    clicks++;
+    const d = await page.textContent('[data-testid=board-description]');
+    if (o.game === 'grasshopper' && !/White \(thumb \(guest\), you\): in hand 14; none; 0 walls borne off\./.test(d)) fail(`the Grasshopper description reads "${d}"`);
+    if (o.game === 'halma-grasshopper' && !/White \(thumb \(guest\), you\): a1, b1, c1, d1, a2, b2, c2, a3, b3, a4; 10 still in their own camp/.test(d)) fail(`the Halma description reads "${d}"`);
+    notable[`${o.game} min target ${Math.min(...m.targets.map(t => t.h)).toFixed(0)} px`] = 1;
+  }
+  checkErrors(page, 'phone');
+  await page.context().close();
+});
+
+// ---- scenario 13: axe-core on every kind of page ---------------------------------------------
+
+await scenario('13: axe-core finds no serious or critical accessibility violation on the lobby, the four game pages, a finished game, a replay, the statistics, the analysis board, the login and the rules pages', async () => {
+  // axe is injected as a script of the test's own: the server's Content-Security-Policy
+  // rightly refuses it, so this context bypasses the policy (and only this one)
+  const context = await browser.newContext({ viewport: { width: 1200, height: 820 }, bypassCSP: true });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', e => page.errors.push(e.message));
+  page.setDefaultTimeout(10000);
+  const axePath = new URL('./node_modules/axe-core/axe.min.js', import.meta.url).pathname;
+  const found = [];
+  let audited = 0;
+  const audit = async (name, ready) => {
+    await page.waitForSelector(ready);
+    await page.waitForTimeout(150); // let the page settle (lists, live status)
+    await page.addScriptTag({ path: axePath });
+    const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+      .map(v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ')) })));
+    audited++;
+    for (const v of violations) {
+      if (v.impact === 'serious' || v.impact === 'critical') found.push(`${name}: ${v.id} (${v.impact}: ${v.help}) at ${v.nodes.join(', ')}`);
+      else notable[`${v.impact} ${v.id}`] = (notable[`${v.impact} ${v.id}`] || 0) + 1;
+    }
+  };
+  await page.goto(`${BASE}/`);
+  await audit('lobby (visitor)', '[data-testid=guest-form]');
+  await page.goto(`${BASE}/login`);
+  await audit('login', '[data-testid=login-form]');
+  await page.fill('[data-testid=guest-form] [data-testid=guest-name]', 'auditor');
+  await page.click('[data-testid=guest-form] [data-testid=guest-submit]');
+  await page.waitForSelector('[data-testid=nav-me]');
+  await page.goto(`${BASE}/`);
+  await audit('lobby', '[data-testid=create-form]');
+  for (const o of [{ game: 'backgammon', matchLength: 3 }, { game: 'never-finishing', matchLength: 1 }, { game: 'grasshopper', checkers: 4 }, { game: 'halma-grasshopper', size: 8 }]) {
+    await createGame(page, { ...o, opponent: 'bot', level: 'easy', color: 'white' });
+    await page.click('[data-testid=describe-board]');
+    await audit(`${o.game} game page`, '[data-testid=board-description] p');
+  }
+  const done = finished.backgammon || rulesGame || await quickFinishedGame(page);
+  await page.goto(`${BASE}/game/${done}`);
+  await audit('a finished game page', '[data-testid=game-over]');
+  await page.goto(`${BASE}/replay/${done}`);
+  await audit('replay page', '[data-testid=replay-slider]');
+  await page.goto(`${BASE}/stats`);
+  await audit('statistics', '[data-testid^=stats-count-]');
+  await page.goto(`${BASE}/study`);
+  await audit('analysis board', '[data-testid=study-position]');
+  await page.goto(`${BASE}/rules`);
+  await audit('rules index', '[data-testid=rules-index]');
+  for (const g of ['backgammon', 'never-finishing', 'grasshopper', 'halma-grasshopper']) {
+    await page.goto(`${BASE}/rules/${g}#time-out`);
+    await audit(`rules of ${g}`, '[data-testid=rules-page] #time-out.is-target');
+  }
+  if (found.length) fail(`${found.length} serious or critical violations:\n  ${found.join('\n  ')}`);
+  notable[`${audited} pages audited`] = 1;
+  checkErrors(page, 'axe');
+  await context.close();
 });
 
 await browser.close();

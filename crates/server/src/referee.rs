@@ -1,0 +1,113 @@
+//! The server's own moves in a game: the rolls it makes for players who do not roll in
+//! time, and the end of a game whose player ran out of time ([`crate::clock`]).
+//!
+//! One watcher task per game that has something due ([`crate::service::Loaded::due`]) runs on
+//! each instance that touched it; it sleeps until the time comes (waking at least every
+//! second to see the game's newer versions) and commits like anyone else, refused when the
+//! game moved meanwhile, so two instances watching one game cannot both act. Started after
+//! every commit that may make something due (with the bot driver, [`crate::bots::drive`]),
+//! and for every unfinished game when the server starts.
+
+use crate::db::now_ms;
+use crate::error::ApiError;
+use crate::service::{derive_roll, Change, Due};
+use crate::AppState;
+use std::time::Duration;
+
+/// The longest a watcher sleeps before it looks at the game again, in milliseconds.
+const NAP_MS: i64 = 1000;
+
+/// The nonce of the server's roll number `n` for a player (docs/dice.md, "Rolls the server
+/// makes"): fixed by the roll number, so that the server has no choice of dice.
+pub fn server_nonce(n: u64) -> String {
+    format!("{SERVER_NONCE_PREFIX}{n}")
+}
+
+/// What every nonce of the server's own rolls begins with; no client may send one.
+pub const SERVER_NONCE_PREFIX: &str = "server:";
+
+/// Starts a watcher for game `id` unless one runs on this instance already.
+pub fn watch(state: AppState, id: String) {
+    if !claim(&state, &id) {
+        return;
+    }
+    tokio::spawn(async move {
+        loop {
+            if let Err(e) = run(&state, &id).await {
+                tracing::warn!(game = %id, error = %e, "game watcher stopped");
+            }
+            release(&state, &id);
+            // A commit made while this watcher was stopping found it still registered and
+            // started none: look once more before leaving.
+            let again = match state.load(&id).await {
+                Ok(game) => game.due().is_some(),
+                Err(_) => false,
+            };
+            if !(again && claim(&state, &id)) {
+                break;
+            }
+        }
+    });
+}
+
+fn claim(state: &AppState, id: &str) -> bool {
+    let mut watching = state.watching.lock().unwrap_or_else(|e| e.into_inner());
+    watching.insert(id.to_string())
+}
+
+fn release(state: &AppState, id: &str) {
+    let mut watching = state.watching.lock().unwrap_or_else(|e| e.into_inner());
+    watching.remove(id);
+}
+
+async fn run(state: &AppState, id: &str) -> Result<(), ApiError> {
+    loop {
+        let game = state.load(id).await?;
+        let Some((due, at)) = game.due() else {
+            return Ok(());
+        };
+        let wait = at - now_ms();
+        if wait > 0 {
+            tokio::time::sleep(Duration::from_millis(wait.min(NAP_MS) as u64)).await;
+            continue;
+        }
+        let version = game.row.version;
+        let done = state
+            .change(id, |g| {
+                if g.row.version != version {
+                    return Err(ApiError::conflict("moved", "the game moved"));
+                }
+                match due {
+                    Due::Roll => {
+                        let nonce = server_nonce(g.rolls);
+                        let dice = derive_roll(&g.row, g.rolls, &nonce)?;
+                        Ok(Change::Roll(None, nonce, dice))
+                    }
+                    Due::TimeOut(color) => Ok(Change::TimeOut(color)),
+                }
+            })
+            .await;
+        match done {
+            Ok(_) => crate::bots::drive(state.clone(), id.to_string()),
+            Err(e) if e.code == "moved" => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Starts a watcher for every unfinished game (after a restart).
+pub async fn resume_all(state: &AppState) -> Result<usize, sqlx::Error> {
+    let rows = state
+        .db
+        .games_where(
+            "state = 'playing' AND (clock IS NOT NULL OR white_bot IS NOT NULL \
+             OR black_bot IS NOT NULL)",
+            None,
+            100_000,
+        )
+        .await?;
+    for row in &rows {
+        watch(state.clone(), row.id.clone());
+    }
+    Ok(rows.len())
+}
