@@ -204,6 +204,12 @@ impl Client {
         self.send(req).await
     }
 
+    /// PUT JSON.
+    pub async fn put_json(&self, path: &str, body: Value) -> Reply {
+        self.send(self.http.put(format!("{}{path}", self.base)).json(&body))
+            .await
+    }
+
     /// GET JSON.
     pub async fn get(&self, path: &str) -> Reply {
         self.send(self.http.get(format!("{}{path}", self.base)))

@@ -9,6 +9,7 @@ mod crash;
 mod dice;
 mod flows;
 mod instances;
+mod rematch_prefs;
 mod security_accounts;
 mod security_state;
 mod security_web;

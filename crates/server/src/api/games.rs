@@ -105,6 +105,8 @@ pub struct GameView {
     pub roller: Option<String>,
     /// The invitation code, shown to the creator while the seat is empty.
     pub invite_code: Option<String>,
+    /// A finished game's rematch: who offered it and the new game once accepted.
+    pub rematch: super::rematch::RematchView,
     /// The dice commitments and rolls (the seed once the game is over); only in `GET`.
     #[schema(value_type = Option<Object>)]
     pub dice: Option<DiceRecord>,
@@ -144,6 +146,7 @@ pub(super) async fn game_view(
             .invite_code
             .clone()
             .filter(|_| row.state == "waiting" && viewer.is_some() && viewer == creator),
+        rematch: super::rematch::RematchView::of(row),
         dice,
     })
 }

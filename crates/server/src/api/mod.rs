@@ -6,7 +6,9 @@ mod export;
 pub mod games;
 mod openapi;
 pub mod players;
+pub mod preferences;
 mod records;
+pub mod rematch;
 mod stats;
 pub mod study;
 mod ws;
@@ -34,6 +36,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/logout", post(players::logout))
         .route("/api/me", get(players::me))
         .route("/api/session", get(players::session))
+        .route(
+            "/api/me/preferences",
+            get(preferences::get).put(preferences::put),
+        )
         .route("/api/tokens", post(players::token))
         .route("/api/sessions", get(players::sessions))
         .route(
@@ -50,6 +56,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/join", post(games::join))
         .route("/api/games/{id}/actions", post(games::act))
         .route("/api/games/{id}/roll", post(games::roll))
+        .route("/api/games/{id}/rematch", post(rematch::offer))
+        .route("/api/games/{id}/rematch/decline", post(rematch::decline))
         .route("/api/games/{id}/events", get(records::events))
         .route("/api/games/{id}/record", get(records::record))
         .route("/api/games/{id}/export", get(records::export))
@@ -130,9 +138,12 @@ pub async fn summary(state: &AppState, row: &GameRow) -> Result<GameSummary, Api
         (Some(w), Some(b)) => Some(crate::ratings::rated_kinds(&w.kind, &b.kind)),
         _ => None,
     };
-    let description = serde_json::from_str::<crate::games::GameOptions>(&row.options)
+    let mut description = serde_json::from_str::<crate::games::GameOptions>(&row.options)
         .map(|o| o.describe())
         .unwrap_or_default();
+    if let Ok(Some(clock)) = row.time_control() {
+        description.push_str(&format!(", {}", clock.describe()));
+    }
     Ok(GameSummary {
         id: row.id.clone(),
         game: row.game_type.clone(),

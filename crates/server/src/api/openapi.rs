@@ -20,6 +20,10 @@ use utoipa::OpenApi;
         super::players::logout,
         super::players::me,
         super::players::session,
+        super::preferences::get,
+        super::preferences::put,
+        super::rematch::offer,
+        super::rematch::decline,
         super::players::token,
         super::players::sessions,
         super::players::end_session,
@@ -51,7 +55,9 @@ use utoipa::OpenApi;
         super::study::RolloutRequest,
         super::study::EvaluateView,
         super::study::ChancesView,
-        crate::analysis::store::JobRow
+        crate::analysis::store::JobRow,
+        crate::clock::TimeControl,
+        crate::clock::ClockView
     ))
 )]
 pub struct ApiDoc;
