@@ -44,13 +44,35 @@ impl Channel {
     }
 }
 
-/// The per-game channels of this instance.
-#[derive(Default)]
+/// The per-game channels of this instance, and the lobby's.
 pub struct Hub {
     channels: Mutex<HashMap<String, Channel>>,
+    /// Ticks whenever the lobby may have changed (a game created, joined or finished, here
+    /// or, on PostgreSQL, on another instance).
+    lobby: broadcast::Sender<()>,
+}
+
+impl Default for Hub {
+    fn default() -> Hub {
+        Hub {
+            channels: Mutex::default(),
+            lobby: broadcast::channel(16).0,
+        }
+    }
 }
 
 impl Hub {
+    /// Subscribes to the lobby's ticks.
+    pub fn lobby_updates(&self) -> broadcast::Receiver<()> {
+        self.lobby.subscribe()
+    }
+
+    /// Tells the lobby's watchers on this instance that it may have changed.
+    pub fn lobby_changed(&self) {
+        // No receiver is no error: nobody looks at the lobby.
+        let _ = self.lobby.send(());
+    }
+
     /// Subscribes to a game's pushes and notes.
     pub fn subscribe(
         &self,

@@ -700,6 +700,9 @@ impl App {
 
     /// Tells watchers here and, on PostgreSQL, the other instances.
     async fn published(&self, game: &Loaded, event: EventRow) {
+        if event.kind == "join" || game.row.state == "finished" {
+            self.hub.lobby_changed();
+        }
         self.hub.publish(
             &game.row.id,
             Push {
@@ -724,6 +727,8 @@ impl App {
 
     /// Pushes what another instance committed to this instance's watchers of `id`.
     pub async fn remote_change(&self, id: &str) {
+        // Another instance committed: the lobby may have changed (cheap; watchers debounce).
+        self.hub.lobby_changed();
         let Some(pushed) = self.hub.watched(id) else {
             return;
         };

@@ -264,6 +264,7 @@ pub async fn create(
         }
     }
     state.db.insert_game(&row).await?;
+    state.hub.lobby_changed();
     let game = state.load(&row.id).await?;
     crate::bots::drive(state.clone(), row.id.clone());
     Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))

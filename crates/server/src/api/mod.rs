@@ -7,6 +7,7 @@ pub mod games;
 mod openapi;
 pub mod players;
 pub mod preferences;
+mod lobby_ws;
 mod records;
 pub mod rematch;
 mod stats;
@@ -50,6 +51,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/players/{id}", get(players::player))
         .route("/api/players/{id}/games", get(player_games))
         .route("/api/lobby", get(lobby))
+        .route("/api/lobby/ws", get(lobby_ws::upgrade))
         .route("/api/stats", get(stats::stats))
         .route("/api/games", post(games::create))
         .route("/api/games/{id}", get(games::get))
@@ -181,15 +183,20 @@ pub struct Lobby {
 /// Open seats and games to watch.
 #[utoipa::path(get, path = "/api/lobby", responses((status = 200, body = Lobby)))]
 pub async fn lobby(State(state): State<AppState>) -> Result<crate::error::Json<Lobby>, ApiError> {
+    Ok(crate::error::Json(lobby_now(&state).await?))
+}
+
+/// The lobby as it stands.
+pub async fn lobby_now(state: &AppState) -> Result<Lobby, ApiError> {
     let open = state
         .db
         .games_where("state = 'waiting' AND listed = 1", None, 100)
         .await?;
     let playing = state.db.games_where("state = 'playing'", None, 100).await?;
-    Ok(crate::error::Json(Lobby {
-        open: summaries(&state, &open).await?,
-        playing: summaries(&state, &playing).await?,
-    }))
+    Ok(Lobby {
+        open: summaries(state, &open).await?,
+        playing: summaries(state, &playing).await?,
+    })
 }
 
 /// A player's games, newest first (up to 200).

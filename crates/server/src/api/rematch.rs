@@ -130,6 +130,7 @@ pub async fn offer(
         rematch_id: None,
     };
     state.db.insert_game(&next).await?;
+    state.hub.lobby_changed();
     crate::bots::drive(state.clone(), new_id.clone());
     let view = RematchView {
         offered_by: row.rematch_offer.clone().or(Some(color_name(color).into())),

@@ -244,21 +244,8 @@ export class GamePage {
     const s = this.summary;
     clearInterval(this.waitTimer);
     if (s.state !== 'waiting') { this.dropInviteFromUrl(); return; }
-    if (this.myColor) {
-      // the creator waits: poll until someone takes the seat
-      this.waitTimer = setInterval(async () => {
-        try {
-          const g = await get(`/api/games/${this.id}`);
-          if (g.state !== 'waiting') {
-            clearInterval(this.waitTimer);
-            this.summary = g;
-            this.applyState(g.version, g.view, g.state, true);
-            this.render();
-          }
-        } catch (e) { /* keep waiting */ }
-      }, 1500);
-      return;
-    }
+    // The creator waits: the game's WebSocket brings the join (onPush, seatTaken).
+    if (this.myColor) return;
     if (this.me && this.invite) await this.join();
   }
 
@@ -325,8 +312,19 @@ export class GamePage {
     this.connect();
   }
 
+  /** Someone took the empty seat (a join pushed live): reload the players and the state. */
+  async seatTaken() {
+    try {
+      const g = await get(`/api/games/${this.id}`);
+      this.summary = g;
+      this.applyState(g.version, g.view, g.state, true);
+      this.render();
+    } catch (e) { /* the next push brings it */ }
+  }
+
   onPush(msg, ws) {
     if (ws !== this.ws) return;
+    if (msg.type === 'event' && msg.event && msg.event.kind === 'join' && this.summary.state === 'waiting') this.seatTaken();
     if (msg.type === 'event') {
       if (msg.version > this.wsVersion + 1) { this.reconnect(); return; } // a gap: catch up
       if (msg.version <= this.wsVersion) return;

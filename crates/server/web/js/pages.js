@@ -10,6 +10,7 @@ import { drawHalma, moveEnds } from './board-halma.js';
 import { playSegments } from './tables-logic.js';
 import { AnalysisPanel, bestBoard, decisionText, markBadge, markClass } from './analysis.js';
 import { ruleLink } from './rules.js';
+import { clockChoices, customClock } from './clock.js';
 
 const when = ms => new Date(ms).toLocaleString();
 
@@ -62,6 +63,10 @@ export async function lobbyPage(app, main) {
   const level = select('opt-level', [['random', 'random'], ['easy', 'easy'], ['medium', 'medium'], ['strong', 'strong']], 'easy');
   const color = select('opt-color', [['white', 'White'], ['black', 'Black']], 'white');
   const seed = h('input', { type: 'text', maxlength: 128, value: randomHex(12), 'data-testid': 'opt-seed' });
+  // the clock: presets per game (js/clock.js), or a custom delay and reserve
+  const clock = h('select', { 'data-testid': 'opt-clock', name: 'opt-clock' });
+  const clockDelay = h('input', { type: 'number', min: 0, max: 600, step: 1, value: 12, 'data-testid': 'opt-clock-delay' });
+  const clockReserve = h('input', { type: 'number', min: 0, max: 10080, step: 'any', value: 3, 'data-testid': 'opt-clock-reserve' });
   const msg = h('p', { class: 'message', role: 'alert', 'data-testid': 'create-message' });
 
   const matchField = field('Match length', matchLength, '0 = a money game (one game)');
@@ -71,6 +76,11 @@ export async function lobbyPage(app, main) {
   const sizeField = field('Board', size);
   const evacuationField = field('Evacuation deadline', evacuation, 'a piece still in your own camp after this move of yours loses; empty: 30 on 8×8, 50 on 10×10; 0: off');
   const levelField = field('Bot level', level);
+  const clockField = field('Clock', clock, 'a delay a move, then a reserve for the whole game or match; out of time loses');
+  const customClockFields = h('div', { class: 'custom-clock', 'data-testid': 'opt-clock-custom' },
+    field('Delay (seconds a move)', clockDelay, 'free seconds each turn, 0 to 600'),
+    field('Reserve (minutes)', clockReserve, 'for the whole game or match; decimals allowed: 0.5 = 30 s'));
+  let clockOptions = [];
   const rulesLink = h('a', { href: '/rules/backgammon', 'data-link': true, 'data-testid': 'rules-link', class: 'small' });
   const sync = () => {
     const g = game.value;
@@ -85,8 +95,14 @@ export async function lobbyPage(app, main) {
     sizeField.hidden = g !== 'halma-grasshopper';
     evacuationField.hidden = g !== 'halma-grasshopper';
     levelField.hidden = opponent.value !== 'bot';
+    // the clock's presets follow the game (and the match length); the choice is kept
+    const was = clock.value || 'none';
+    clockOptions = clockChoices(g, dice ? matchLength.value : 0);
+    clear(clock).append(...clockOptions.map(o => h('option', { value: o.value }, o.label)));
+    clock.value = clockOptions.some(o => o.value === was) ? was : 'none';
+    customClockFields.hidden = clock.value !== 'custom';
   };
-  for (const el of [game, matchLength, opponent]) el.addEventListener('input', sync);
+  for (const el of [game, matchLength, opponent, clock]) el.addEventListener('input', sync);
   sync();
 
   const form = h('form', { class: 'card create', 'data-testid': 'create-form', onsubmit: async e => {
@@ -105,8 +121,10 @@ export async function lobbyPage(app, main) {
       if (evacuation.value.trim() !== '') options.evacuation = Number(evacuation.value);
     }
     const opp = opponent.value === 'bot' ? { kind: 'bot', level: level.value } : { kind: opponent.value };
+    const chosenClock = clock.value === 'custom' ? customClock(clockDelay.value, clockReserve.value)
+      : (clockOptions.find(o => o.value === clock.value) || {}).clock || undefined;
     try {
-      const created = await post('/api/games', { options, opponent: opp, color: color.value, client_seed: seed.value || undefined, unrated: practice.checked });
+      const created = await post('/api/games', { options, opponent: opp, color: color.value, client_seed: seed.value || undefined, unrated: practice.checked, clock: chosenClock });
       app.navigate(`/game/${created.id}`);
     } catch (err) {
       msg.textContent = `The server refused: ${err.message}`;
@@ -115,7 +133,7 @@ export async function lobbyPage(app, main) {
   } },
   h('h2', {}, 'New game'),
   h('div', { class: 'fields' }, h('div', { class: 'game-choice' }, field('Game', game), rulesLink), matchField, crawfordField, moneyFields, checkersField, sizeField, evacuationField,
-    field('Against', opponent), levelField, field('Your colour', color),
+    field('Against', opponent), levelField, field('Your colour', color), clockField, customClockFields,
     field('Practice game', practice, 'not rated for either side; against a bot you may ask for hints'),
     h('details', {}, h('summary', {}, 'Dice seed'), field('Your client seed', seed, 'mixed into the dice; see docs/dice.md'))),
   h('button', { type: 'submit', class: 'primary', 'data-testid': 'create-game' }, 'Create game'), msg);
@@ -123,9 +141,11 @@ export async function lobbyPage(app, main) {
 
   const lists = h('div', { class: 'lists' });
   root.append(lists);
-  const renderLists = async () => {
-    let lobby;
-    try { lobby = await get('/api/lobby'); } catch (e) { clear(lists).append(h('p', { class: 'message error' }, e.message)); return; }
+  const renderLists = async (pushed) => {
+    let lobby = pushed;
+    if (!lobby) {
+      try { lobby = await get('/api/lobby'); } catch (e) { clear(lists).append(h('p', { class: 'message error' }, e.message)); return; }
+    }
     let mine = [];
     if (app.me) {
       try { mine = (await get(`/api/players/${app.me.id}/games`)).filter(g => g.state !== 'finished'); } catch (e) { /* ignore */ }
@@ -153,8 +173,31 @@ export async function lobbyPage(app, main) {
           : h('p', { class: 'muted' }, 'Nobody is playing right now.'))].filter(Boolean));
   };
   await renderLists();
-  const timer = setInterval(renderLists, 5000);
-  return { destroy: () => clearInterval(timer) };
+  // Live: the server sends the lobby again whenever a game is created, joined or finished
+  // (/api/lobby/ws); no polling. A dropped socket reconnects with a growing pause.
+  let ws = null, closed = false, backoff = 500, retry = null, updates = 0;
+  const connect = () => {
+    if (closed) return;
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    ws = new WebSocket(`${proto}://${location.host}/api/lobby/ws`);
+    ws.onopen = () => { backoff = 500; lists.dataset.live = '1'; };
+    ws.onmessage = e => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch (err) { return; }
+      if (msg.type !== 'lobby') return;
+      updates += 1;
+      lists.dataset.updates = String(updates);
+      renderLists(msg.lobby);
+    };
+    ws.onclose = () => {
+      lists.dataset.live = '0';
+      if (closed) return;
+      retry = setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, 8000);
+    };
+  };
+  connect();
+  return { destroy: () => { closed = true; clearTimeout(retry); if (ws) ws.close(); } };
 }
 
 // ---- login ------------------------------------------------------------------------------

@@ -962,6 +962,54 @@ await scenario('10: open seats show their options in words (and practice games s
   await other.context().close();
 });
 
+// ---- scenario 19: the lobby and the waiting page are live, without polling ---------------
+
+await scenario('19: the lobby shows a new open seat, and the waiting creator sees the opponent join, pushed over WebSockets with no polling', async () => {
+  const watcher = await newPage();
+  await guest(watcher, 'lobby-watcher');
+  const polls = [];
+  watcher.on('request', r => {
+    const u = new URL(r.url());
+    if (u.pathname === '/api/lobby' || /^\/api\/games\/[0-9a-f]{18}$/.test(u.pathname)) polls.push(u.pathname);
+  });
+  await watcher.goto(`${BASE}/`);
+  await watcher.waitForSelector('.lists[data-live="1"]', { timeout: STEP_LIMIT_MS });
+  const startPolls = polls.length;
+  // Another guest opens a seat: it appears in the watcher's lobby without a reload.
+  const host = await newPage();
+  await guest(host, 'lobby-host');
+  const id = await host.evaluate(async () => {
+    const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ options: { game: 'grasshopper', checkers: 4 }, opponent: { kind: 'open' }, client_seed: 'host' }) });
+    return (await r.json()).id;
+  });
+  await watcher.waitForSelector(`[data-testid=open-games] [data-game-id="${id}"]`, { timeout: STEP_LIMIT_MS });
+  // Six quiet seconds: a polling lobby would have asked again (it used to every 5 s).
+  await watcher.waitForTimeout(6000);
+  const lobbyPolls = polls.slice(startPolls).filter(p => p === '/api/lobby');
+  if (lobbyPolls.length) fail(`the lobby asked the server ${lobbyPolls.length} time(s) instead of listening`);
+  // The host waits on the game page; the watcher joins from the lobby.
+  const hostPolls = [];
+  host.on('request', r => { if (new URL(r.url()).pathname === `/api/games/${id}`) hostPolls.push(Date.now()); });
+  await host.goto(`${BASE}/game/${id}`);
+  await host.waitForSelector('[data-testid=board]');
+  await host.waitForTimeout(4000);
+  const waitingPolls = hostPolls.length;
+  if (waitingPolls > 1) fail(`the waiting page asked for the game ${waitingPolls} times in 4 s (polling)`);
+  await watcher.click(`[data-testid=join-${id}]`);
+  await watcher.waitForURL(`**/game/${id}`);
+  // The host's page learns of the join over its WebSocket and names the opponent.
+  await host.waitForFunction(() => document.body.textContent.includes('lobby-watcher'), null, { timeout: STEP_LIMIT_MS });
+  // The game has left the open seats and joined the games in progress, live.
+  const other = await newPage();
+  await other.goto(`${BASE}/`);
+  await other.waitForSelector('.lists[data-live="1"]', { timeout: STEP_LIMIT_MS });
+  await other.waitForSelector(`[data-testid=playing-games] [data-game-id="${id}"]`, { timeout: STEP_LIMIT_MS });
+  if (await other.$(`[data-testid=open-games] [data-game-id="${id}"]`)) fail('the taken seat is still listed as open');
+  for (const [p, who] of [[watcher, 'watcher'], [host, 'host'], [other, 'visitor']]) { checkErrors(p, who); await p.context().close(); }
+  notable['lobby pushes'] = 1;
+});
+
 // ---- scenario 14: the opponent's moves are animated -----------------------------------------
 
 /** A page in a fresh context with the given reduced-motion setting; it records every animation
