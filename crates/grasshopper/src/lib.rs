@@ -7,11 +7,14 @@
 //! (a validated `Copy` position, bitboards per colour); [`Action`] and move generation
 //! ([`Position::legal_actions`], [`Position::play`] with a typed [`IllegalMove`]); the
 //! [`Grasshopper`] game implementing [`tabula_core::Game`]; [`notation`] (position text and
-//! move text); [`solver`] (an exact alpha-beta solver with a transposition table).
+//! move text); [`solver`] (an exact alpha-beta solver with a transposition table); [`count`]
+//! (the size of the state space: well-formed states counted exactly, reachable ones
+//! enumerated, both by layer).
 //! Every rule decision is recorded in `docs/rules/grasshopper.md`.
 #![deny(missing_docs)]
 
 mod action;
+pub mod count;
 mod game;
 mod movegen;
 pub mod notation;

@@ -4,10 +4,10 @@
 pub mod analysis;
 mod export;
 pub mod games;
+mod lobby_ws;
 mod openapi;
 pub mod players;
 pub mod preferences;
-mod lobby_ws;
 mod records;
 pub mod rematch;
 mod stats;

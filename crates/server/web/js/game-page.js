@@ -15,6 +15,7 @@ import { describeBoard } from './describe.js';
 import { ruleLink } from './rules.js';
 import * as prefs from './preferences.js';
 import { Animator, moveFrames } from './animation.js';
+import { clockNow, formatClock, clockWords, LOW_MS } from './clock.js';
 
 const DICE_GAMES = new Set(['backgammon', 'never-finishing']);
 
@@ -112,6 +113,9 @@ export class GamePage {
     this.between = null; // a finished game of the match shown until "Next game"
     this.hint = null; // {version, loading | error | hint}: the Hint panel of this position
     this.animations = 0; // the opponent's moves animated on this page (data-animations)
+    this.clockBase = null; // {clock, at}: the last view's clock and when it arrived (performance.now())
+    this.clockEls = {}; // colour -> the clock element beside the player's name
+    this.rematchLive = false; // a rematch was open while the page watched: follow it when it starts
   }
 
   async start() {
@@ -129,6 +133,8 @@ export class GamePage {
     if (this.invite || this.summary.state === 'waiting') await this.maybeJoin();
     this.render();
     this.connect();
+    // the clocks count down locally from the last view (every 200 ms, the page not redrawn)
+    this.clockTimer = setInterval(() => this.tickClocks(), 200);
     this.pointerHandler = () => { this.keyboard = false; };
     document.addEventListener('pointerdown', this.pointerHandler, true);
     this.keyHandler = e => {
@@ -144,6 +150,8 @@ export class GamePage {
     clearTimeout(this.reconnectTimer);
     clearInterval(this.pingTimer);
     clearInterval(this.waitTimer);
+    clearInterval(this.clockTimer);
+    clearInterval(this.rematchTimer);
     if (this.animator) this.animator.stop();
     document.removeEventListener('keydown', this.keyHandler, true);
     document.removeEventListener('pointerdown', this.pointerHandler, true);
@@ -171,6 +179,8 @@ export class GamePage {
   applyState(version, view, gameState, quiet = false) {
     const stateChanged = this.summary && gameState && gameState !== this.summary.state;
     if (version < this.version) return false;
+    // the clocks as of this view (made when it was sent), counted down from its arrival
+    if (view && view.clock !== undefined) this.clockBase = view.clock ? { clock: view.clock, at: performance.now() } : null;
     if (version === this.version && !stateChanged) return false;
     const moved = version !== this.version;
     this.version = version;
@@ -339,7 +349,106 @@ export class GamePage {
       if (!this.applyState(msg.version, msg.state, msg.game_state)) this.render();
     } else if (msg.type === 'error') {
       this.say(`Live updates: ${msg.message}`, 'error');
+    } else if (msg.type === 'rematch') {
+      this.onRematchNote(msg);
     }
+    // after a (re)connection to a finished game: a rematch note may have been missed meanwhile
+    if (msg.type === 'state' && msg.game_state === 'finished' && this.myColor && !(this.summary.rematch && this.summary.rematch.game)) this.refreshRematch();
+  }
+
+  // ---- rematch -------------------------------------------------------------------------
+
+  /** A rematch note on the game's socket: `{offered_by, game}`, or `declined_by` on a decline. */
+  onRematchNote(msg) {
+    const me = this.myColor, opp = me ? other(me) : null;
+    const prev = this.summary.rematch || {};
+    if (me && msg.declined_by === opp) {
+      if (prev.offered_by === me) this.say(`${seatName(this.summary, opp)} declined the rematch.`, 'info');
+      else if (prev.offered_by === opp) this.say(`${seatName(this.summary, opp)} withdrew the rematch offer.`, 'info');
+    } else if (me && msg.offered_by === opp && !msg.game && prev.offered_by !== opp) {
+      this.say(`${seatName(this.summary, opp)} offers a rematch.`, 'info');
+    }
+    this.setRematch({ offered_by: msg.offered_by, game: msg.game });
+  }
+
+  /**
+   * The rematch as the server told it (a reply, a note, a GET). When it starts (`game` set)
+   * and this page had the rematch open, the player goes to the new game; a page opened after
+   * it started shows a link instead.
+   */
+  setRematch(r) {
+    if (this.closed || !r) return;
+    const next = { offered_by: r.offered_by || null, game: r.game || null };
+    const prev = this.summary.rematch || {};
+    this.summary.rematch = next;
+    if (next.game && this.rematchLive && this.myColor) {
+      this.app.navigate(`/game/${next.game}`);
+      return;
+    }
+    this.syncRematchPoll();
+    if (prev.offered_by !== next.offered_by || prev.game !== next.game) this.render();
+  }
+
+  async refreshRematch() {
+    try {
+      const g = await get(`/api/games/${this.id}`);
+      if (g.rematch) this.setRematch(g.rematch);
+    } catch (e) { /* the socket's note or the next poll */ }
+  }
+
+  /** While an offer stands, the page also asks every 3 s, in case the socket's note is lost. */
+  syncRematchPoll() {
+    const r = this.summary.rematch || {};
+    const want = !this.closed && this.summary.state === 'finished' && !!this.myColor && !!r.offered_by && !r.game;
+    if (want && !this.rematchTimer) this.rematchTimer = setInterval(() => this.refreshRematch(), 3000);
+    if (!want && this.rematchTimer) { clearInterval(this.rematchTimer); this.rematchTimer = null; }
+  }
+
+  /** Offer (or accept: the same request), decline or withdraw a rematch. */
+  async rematchAct(kind) {
+    if (this.busy) return;
+    this.busy = true;
+    this.rematchLive = true;
+    this.render();
+    try {
+      const r = await post(`/api/games/${this.id}/rematch${kind === 'decline' ? '/decline' : ''}`, {});
+      this.busy = false;
+      if (kind === 'accept' && !r.game) this.say('The offer was withdrawn meanwhile; your offer stands instead.', 'info');
+      this.setRematch(r);
+      this.render();
+    } catch (e) {
+      this.busy = false;
+      this.say(`The server refused: ${e.message}`, 'error');
+      this.refreshRematch();
+      this.render();
+    }
+  }
+
+  /** The rematch box at the end of a game between two people (docs/client.md, "What next"). */
+  rematchBox() {
+    const s = this.summary, me = this.myColor;
+    const r = s.rematch || { offered_by: null, game: null };
+    const box = h('div', { class: 'rematch', role: 'group', 'aria-label': 'Rematch', 'data-testid': 'rematch-box' });
+    if (r.game) {
+      box.append(h('p', { 'data-testid': 'rematch-status' }, 'The rematch has begun: ',
+        h('a', { href: `/game/${r.game}`, 'data-link': true, 'data-testid': 'rematch-link' }, me ? 'play it' : 'watch it'), '.'));
+      return box;
+    }
+    if (!me) return r.offered_by ? h('p', { class: 'small muted', 'data-testid': 'rematch-status' }, `${seatName(s, r.offered_by)} offers a rematch.`) : null;
+    this.rematchLive = true; // the rematch is open on this page: follow it when it starts
+    const opp = other(me), oppName = seatName(s, opp);
+    if (r.offered_by === me) {
+      box.append(h('p', { 'data-testid': 'rematch-status' }, `Waiting for ${oppName} to accept the rematch (you would play ${opp}).`),
+        this.button('Withdraw', 'rematch-withdraw', () => this.rematchAct('decline')));
+    } else if (r.offered_by === opp) {
+      box.append(h('p', { 'data-testid': 'rematch-status' }, `${oppName} offers a rematch (you would play ${opp}).`),
+        h('div', { class: 'row' }, this.button('Accept', 'rematch-accept', () => this.rematchAct('accept'), { primary: true }),
+          this.button('Decline', 'rematch-decline', () => this.rematchAct('decline'))));
+    } else {
+      box.append(this.button(`Rematch (as ${opp})`, 'rematch', () => this.rematchAct('offer'), { primary: true,
+        title: `Offer ${oppName} the same game again, colours swapped` }));
+    }
+    return box;
   }
 
   setLive(state) {
@@ -673,6 +782,7 @@ export class GamePage {
       optText.push(`${v.size}×${v.size}`, `ply ${v.ply} of ${v.ply_limit}`,
         v.evacuation ? `evacuate by move ${v.evacuation}` : 'no evacuation rule');
     }
+    if (v.clock) optText.push(`clock ${v.clock.describe}`);
     this.titleEl.textContent = `${GAME_NAMES[s.game]}` + (optText.length ? ` · ${optText.join(' · ')}` : '');
     this.renderBoard();
     this.renderPlayers();
@@ -849,14 +959,52 @@ export class GamePage {
       }
       if (v.game === 'grasshopper') bits.push(h('span', {}, `hand ${v.hand[c]}`));
       if (v.game === 'halma-grasshopper' && v.draw_offer === c) bits.push(h('span', { class: 'badge' }, 'offers a draw'));
+      // the clock (a timer: read on demand, not announced at every tick; tickClocks fills it)
+      this.clockEls[c] = this.clockBase ? h('span', { class: 'clock', role: 'timer', 'data-testid': `clock-${c}` },
+        h('span', { class: 'clock-time', 'aria-hidden': 'true' }), h('span', { class: 'clock-delay', 'aria-hidden': 'true' })) : null;
       rows.push(h('div', { class: 'player' + (toMove === c && s.state === 'playing' ? ' to-move' : ''), 'data-testid': `player-${c}` },
         h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }),
         h('span', { class: 'who' }, playerLink(s[c]), c === this.myColor ? h('span', { class: 'badge' }, 'you') : null),
-        ...bits));
+        this.clockEls[c], ...bits));
     }
     if (v.game === 'backgammon' && v.crawford_game) rows.push(h('div', { class: 'badge crawford-badge', 'data-testid': 'crawford-game' }, 'Crawford game: no doubling'));
     if (v.game === 'backgammon' && v.cube) rows.push(h('div', { class: 'muted small' }, `cube ${v.cube.value}` + (v.cube.owner ? `, owned by ${v.cube.owner}` : ', centred')));
     clear(this.playersEl).append(...rows);
+    this.tickClocks();
+  }
+
+  /**
+   * The clocks now: from the last view's `clock`, the time since it arrived spent on the
+   * running player's delay first, then their reserve (never below 0:00). The reserve shows as
+   * m:ss (h:mm:ss from an hour), the delay left as "delay 8"; the running clock is
+   * highlighted, and under 10 s of reserve with no delay left it turns red. The server ends
+   * the game when a reserve is gone; its push brings the new view.
+   */
+  tickClocks() {
+    const base = this.clockBase;
+    if (!base) return;
+    const finished = this.summary && this.summary.state !== 'playing';
+    const now = clockNow(base.clock, finished ? 0 : performance.now() - base.at);
+    const name = c => (this.summary && this.summary[c] ? playerName(this.summary[c]) : cap(c));
+    for (const c of ['white', 'black']) {
+      const el = this.clockEls[c];
+      if (!el) continue;
+      const running = now.running === c && !finished;
+      const ms = now[c], delay = running ? now.delayLeft : 0;
+      const low = ms < LOW_MS && delay <= 0;
+      const time = formatClock(ms);
+      const delayText = delay > 0 ? `delay ${Math.ceil(delay / 1000)}` : '';
+      const cls = 'clock' + (running ? ' running' : '') + (low ? ' low' : '');
+      if (el.className !== cls) el.className = cls;
+      el.firstChild.textContent = time;
+      el.lastChild.textContent = delayText;
+      el.dataset.ms = String(Math.round(ms));
+      el.dataset.running = running ? 'true' : 'false';
+      el.dataset.delayMs = String(Math.round(delay));
+      const label = `${name(c)}'s clock: ${clockWords(ms)} left` + (running ? (delay > 0 ? `, running; ${Math.ceil(delay / 1000)} s of delay left first` : ', running') : '') +
+        (low ? ', low on time' : '');
+      if (el.getAttribute('aria-label') !== label) el.setAttribute('aria-label', label);
+    }
   }
 
   renderJoin() {
@@ -998,20 +1146,23 @@ export class GamePage {
         ...games.map(g => h('li', { value: g.number, 'data-code': g.code }, `${g.sentence} (${scoreLine(g.score, s)})`,
           ...this.ruleNote(g.code, false, 'game-rule-link')))));
     }
-    // What next: the same game again against the same bot (colours swapped), or the lobby.
+    // What next: a rematch, the same options and clock with the colours swapped (POST
+    // /rematch): against a bot at once ("Play again"), against a person once both ask; or the lobby.
     const opp = this.myColor ? s[other(this.myColor)] : null;
     const again = [];
-    if (opp && opp.kind === 'bot' && opp.id.startsWith('bot-')) {
+    if (opp && opp.kind === 'bot') {
       again.push(h('button', { type: 'button', class: 'primary', 'data-testid': 'play-again', onclick: async e => {
         e.target.disabled = true;
         try {
-          const created = await post('/api/games', {
-            options: s.options, opponent: { kind: 'bot', level: opp.id.slice(4) },
-            color: other(this.myColor), client_seed: randomHex(12), unrated: s.rated === false && this.app.me && this.app.me.kind !== 'guest',
-          });
-          this.app.navigate(`/game/${created.id}`);
+          const r = await post(`/api/games/${this.id}/rematch`, {});
+          if (!r.game) throw new Error('no game was started');
+          this.app.navigate(`/game/${r.game}`);
         } catch (err) { e.target.disabled = false; this.say(`The server refused: ${err.message}`, 'error'); }
       } }, `Play again (as ${other(this.myColor)})`));
+    } else if (s.white && s.black && s.white.kind !== 'bot' && s.black.kind !== 'bot') {
+      const box = this.rematchBox();
+      if (box) this.overEl.append(box);
+      this.syncRematchPoll();
     }
     again.push(h('a', { href: '/', 'data-link': true, class: 'button', 'data-testid': 'new-game' }, 'New game'));
     this.overEl.append(h('p', { class: 'again' }, ...again.flatMap((x, i) => (i ? [' ', x] : [x]))));
@@ -1040,7 +1191,8 @@ export class GamePage {
     const wasAtEnd = this.movesEl.scrollTop + this.movesEl.clientHeight >= this.movesEl.scrollHeight - 4;
     const g = this.summary.game;
     const format = p => (g === 'grasshopper' && /\d/.test(p) ? `${p} (${p.match(/\d+/g).map(n => ghLabel(Number(n))).join('–')})` : p);
-    const games = buildMoveList(list, g, (this.view && this.view.games) || [], this.summary.options || {}, format);
+    const kinds = { white: this.summary.white && this.summary.white.kind, black: this.summary.black && this.summary.black.kind };
+    const games = buildMoveList(list, g, (this.view && this.view.games) || [], this.summary.options || {}, format, kinds);
     const joins = list.filter(([, e]) => e.kind === 'join').map(([ver, e]) => {
       const seat = this.summary[e.actor];
       return h('li', { 'data-version': ver }, `${cap(e.actor || '?')} joins: ${seat && seat.id === e.payload ? playerName(seat) : 'a player'}`);

@@ -18,21 +18,40 @@ function matDice(text) {
 
 const RESIGN = { single: 'a single game', gammon: 'a gammon', backgammon: 'a backgammon' };
 
+/** Whether a roll event was made by the server for a player (nonce `server:N`, docs/dice.md). */
+export const serverRolled = e => !!e && e.kind === 'roll' && typeof e.nonce === 'string' && e.nonce.startsWith('server:');
+
+/** The words for a roll the server made: for a person who did not roll in time, or for a bot. */
+export const serverRollNote = kind => (kind === 'bot' ? 'rolled by the server' : 'rolled by the server (absent)');
+
 /**
  * The games of the list: `[{ number, scoreBefore, result, lines: [{ white, black }] }]`, each
- * entry `{ text, version, kind }` or null. `events` are `[version, event]` in order; `games`
- * the view's finished games; `options` the game's options (automatic doubles).
+ * entry `{ text, version, kind, note }` or null (`note`: "rolled by the server (absent)" for a
+ * play whose roll the server made). `events` are `[version, event]` in order; `games` the
+ * view's finished games; `options` the game's options (automatic doubles); `kinds` each seat's
+ * player kind (`{white: 'guest', black: 'bot'}`), for the words of a server's roll.
  */
-export function buildMoveList(events, game, games, options = {}, formatMove = p => p) {
+export function buildMoveList(events, game, games, options = {}, formatMove = p => p, kinds = {}) {
   const ends = (games || []).map(g => g.version).filter(v => v != null);
   const out = [];
   let current = null;
-  let cube = 1, ties = 0, pending = null, opened = false;
+  // pending: the roll not yet played (its side, version and whether the server made it);
+  // side: whose turn it is, so that a roll with no legal play (the turn passes at once,
+  // nothing logged) is still listed ("52: no move")
+  let cube = 1, ties = 0, pending = null, opened = false, side = null;
   const start = () => {
     const k = out.length;
     current = { number: k + 1, scoreBefore: k > 0 && games[k - 1] ? games[k - 1].score : null, result: null, lines: [] };
     out.push(current);
-    cube = 1; ties = 0; pending = null; opened = false;
+    cube = 1; ties = 0; pending = null; opened = false; side = null;
+  };
+  const noteOf = r => (r && r.server ? serverRollNote(kinds[r.side]) : null);
+  // a roll left unplayed: its player could not move, and the turn passed
+  const flush = () => {
+    if (!pending) return;
+    put(pending.side, { text: `${pending.dice}: no move`, version: pending.version, kind: 'move', note: noteOf(pending) });
+    side = pending.side === 'white' ? 'black' : 'white';
+    pending = null;
   };
   const put = (actor, entry) => {
     let line = current.lines[current.lines.length - 1];
@@ -46,26 +65,38 @@ export function buildMoveList(events, game, games, options = {}, formatMove = p 
   start();
   for (const [version, e] of events) {
     if (e.kind === 'join') continue;
-    if (!DICE_GAMES.has(game)) {
+    if (e.kind === 'timeout') {
+      // the player ran out of time (a roll of theirs left unplayed is listed with it)
+      const r = pending && pending.side === e.actor ? pending : null;
+      pending = null;
+      put(e.actor, { text: r ? `${r.dice}: out of time` : 'Out of time', version, kind: 'timeout', note: noteOf(r) });
+    } else if (!DICE_GAMES.has(game)) {
       if (e.kind === 'action') put(e.actor, { text: formatMove(e.payload), version, kind: 'move' });
     } else if (e.kind === 'roll') {
+      const server = serverRolled(e);
       if (!opened) {
         const [w, b] = e.payload.split('-').map(Number);
+        // the opening roll is nobody's turn: absent means no person threw it
+        const by = server ? `, ${serverRollNote(kinds.white === 'bot' && kinds.black === 'bot' ? 'bot' : 'guest')}` : '';
         if (w === b) {
           const auto = (options.automatic_doubles || 0) > ties;
           if (auto) { ties++; cube *= 2; }
-          current.opening = (current.opening || []).concat(`White ${w}, Black ${b}: a tie${auto ? `, the cube turns to ${cube}` : ''}, thrown again`);
+          current.opening = (current.opening || []).concat(`White ${w}, Black ${b}${by}: a tie${auto ? `, the cube turns to ${cube}` : ''}, thrown again`);
         } else {
-          current.opening = (current.opening || []).concat(`White ${w}, Black ${b}: ${w > b ? 'White' : 'Black'} starts`);
+          current.opening = (current.opening || []).concat(`White ${w}, Black ${b}${by}: ${w > b ? 'White' : 'Black'} starts`);
           opened = true;
-          pending = matDice(e.payload);
+          side = w > b ? 'white' : 'black';
+          pending = { dice: matDice(e.payload), side, version, server: false };
         }
       } else {
-        pending = matDice(e.payload);
+        flush();
+        pending = { dice: matDice(e.payload), side: side || e.actor || 'white', version, server };
       }
     } else if (e.kind === 'action') {
       const p = e.payload;
-      let text = null;
+      // the other player's turn begins (a double, or the choice to roll): the roll before had no play
+      if (pending && e.actor && e.actor !== pending.side && (p === 'roll' || p === 'double')) flush();
+      let text = null, note = null;
       if (p === 'roll') text = null; // chose to roll rather than double
       else if (p === 'double') { cube *= 2; text = `Doubles => ${cube}`; }
       else if (p === 'beaver') { cube *= 2; text = `Beavers => ${cube}`; }
@@ -74,8 +105,13 @@ export function buildMoveList(events, game, games, options = {}, formatMove = p 
       else if (p.startsWith('resign ')) text = `Offers to resign ${RESIGN[p.slice(7)] || p.slice(7)}`;
       else if (p === 'accept') text = 'Accepts the resignation';
       else if (p === 'reject') text = 'Rejects the resignation';
-      else { text = pending ? `${pending}: ${p}` : p; pending = null; }
-      if (text) put(e.actor, { text, version, kind: /^\d\d: /.test(text) ? 'move' : 'cube' });
+      else {
+        text = pending ? `${pending.dice}: ${p}` : p;
+        note = noteOf(pending);
+        pending = null;
+        side = e.actor === 'white' ? 'black' : 'white';
+      }
+      if (text) put(e.actor, { text, version, kind: /^\d\d: /.test(text) ? 'move' : 'cube', note });
     }
     if (ends.length >= out.length && version === ends[out.length - 1]) {
       current.result = games[out.length - 1].sentence || null;
@@ -95,7 +131,7 @@ export function renderMoveList(list, { game, matchLength, lastVersion, names }) 
     return h('td', {
       class: `move ${entry.kind}` + (entry.version === lastVersion ? ' last' : ''),
       'data-version': entry.version, 'data-actor': col, 'data-testid': 'move-entry',
-    }, entry.text);
+    }, entry.text, entry.note ? h('span', { class: 'server-roll', 'data-testid': 'server-roll' }, ` — ${entry.note}`) : null);
   };
   return list.map(g => h('section', { class: 'move-game', 'data-testid': 'move-game', 'data-game-number': g.number },
     many ? h('h3', { class: 'small', 'data-testid': 'move-game-heading' }, `Game ${g.number}`,

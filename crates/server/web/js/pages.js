@@ -314,7 +314,9 @@ export async function replayPage(app, main, id) {
   document.title = `Replay: ${GAME_NAMES[g.game]} — Tabula`;
   const steps = record.steps;
   const describe = e => {
-    if (e.kind === 'roll') return `roll ${e.payload}`;
+    // a roll the server made for a player (nonce server:N: nobody rolled in time, or a bot's roll not asked for)
+    if (e.kind === 'roll') return `roll ${e.payload}` + (typeof e.nonce === 'string' && e.nonce.startsWith('server:') ? ' (rolled by the server)' : '');
+    if (e.kind === 'timeout') return `${cap(e.actor || '?')} ran out of time`;
     if (e.kind === 'join') {
       const seat = g[e.actor];
       return `${cap(e.actor || '?')} joins: ${seat && seat.id === e.payload ? playerName(seat) : 'a player'}`;

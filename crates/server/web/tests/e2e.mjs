@@ -90,6 +90,14 @@ async function createGame(page, o) {
   await page.selectOption('[data-testid=opt-opponent]', o.opponent || 'bot');
   if ((o.opponent || 'bot') === 'bot') await page.selectOption('[data-testid=opt-level]', o.level || 'easy');
   await page.selectOption('[data-testid=opt-color]', o.color || 'white');
+  if (o.clock) {
+    // a clock preset, or 'custom' with o.delay (seconds) and o.reserve (minutes, decimals allowed)
+    await page.selectOption('[data-testid=opt-clock]', o.clock);
+    if (o.clock === 'custom') {
+      await page.fill('[data-testid=opt-clock-delay]', String(o.delay));
+      await page.fill('[data-testid=opt-clock-reserve]', String(o.reserve));
+    }
+  }
   await page.click('[data-testid=create-game]');
   await page.waitForURL(/\/game\/[^/?]+$/);
   await page.waitForSelector('[data-testid=board]');
@@ -1638,6 +1646,203 @@ await scenario('13: axe-core finds no serious or critical accessibility violatio
   notable[`${audited} pages audited`] = 1;
   checkErrors(page, 'axe');
   await context.close();
+});
+
+// ---- scenario 16: clocks, and a time-out ----------------------------------------------------
+
+/** The clocks as the page shows them: text, running, low, remaining ms, label, role. */
+const clocksShown = page => page.evaluate(() => Object.fromEntries(['white', 'black'].map(c => {
+  const e = document.querySelector(`[data-testid=clock-${c}]`);
+  return [c, e && { text: e.querySelector('.clock-time').textContent, delay: e.querySelector('.clock-delay').textContent,
+    running: e.classList.contains('running'), low: e.classList.contains('low'), ms: Number(e.dataset.ms),
+    label: e.getAttribute('aria-label'), role: e.getAttribute('role'), live: e.getAttribute('aria-live') }];
+})));
+
+await scenario('16: a clock chosen in the lobby (custom: 1 s a move + 0.05 min) shows both clocks, the running one counting down; a player who does not move loses on time', async () => {
+  const page = await newPage();
+  const name = 'ann' + Math.floor(Math.random() * 1000);
+  await guest(page, name);
+  // the lobby's clock presets follow the game (and, for the tables games, the match length)
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('[data-testid=create-form]');
+  const presets = () => page.$$eval('[data-testid=opt-clock] option', l => l.map(o => `${o.value}=${o.textContent}`));
+  await page.selectOption('[data-testid=opt-game]', 'backgammon');
+  await page.fill('[data-testid=opt-match-length]', '3');
+  const bg = await presets();
+  if (bg[0] !== 'none=Unlimited (correspondence)' || !bg.includes('standard=Standard: 12 s a move + 2 min a point (6 min for 3 points)') ||
+    !bg.some(t => t.startsWith('blitz=Blitz: 8 s a move + 1 min a point')) || !bg.some(t => t.startsWith('slow=Slow: 30 s a move + 5 min a point')) ||
+    !bg.includes('custom=Custom…')) fail(`backgammon clock presets: ${bg}`);
+  await page.fill('[data-testid=opt-match-length]', '0');
+  if (!(await presets()).includes('standard=Standard: 12 s a move + 5 min (money game)')) fail(`money-game presets: ${await presets()}`);
+  await page.selectOption('[data-testid=opt-game]', 'grasshopper');
+  const gh = await presets();
+  for (const want of ['blitz=Blitz: 5 s a move + 1 min', 'rapid=Rapid: 10 s a move + 5 min', 'classical=Classical: 30 s a move + 20 min'])
+    if (!gh.includes(want)) fail(`grasshopper clock presets lack "${want}": ${gh}`);
+  if ((await page.inputValue('[data-testid=opt-clock]')) !== 'none') fail('the clock is not unlimited by default');
+  if (await page.isVisible('[data-testid=opt-clock-delay]')) fail('the custom clock fields show before Custom is chosen');
+  // every clock field has a label a screen reader reads
+  const unlabelled = await page.$$eval('[data-testid=opt-clock], [data-testid=opt-clock-delay], [data-testid=opt-clock-reserve]',
+    l => l.filter(e => !(e.closest('label') && e.closest('label').textContent.trim())).map(e => e.getAttribute('data-testid')));
+  if (unlabelled.length) fail(`unlabelled clock fields: ${unlabelled}`);
+  await page.selectOption('[data-testid=opt-clock]', 'custom');
+  if (!(await page.isVisible('[data-testid=opt-clock-delay]')) || !(await page.isVisible('[data-testid=opt-clock-reserve]'))) fail('Custom does not show its fields');
+
+  // a Grasshopper game against the easy bot, 1 s a move + 0.05 min (3 s) of reserve
+  const id = await createGame(page, { game: 'grasshopper', checkers: 2, opponent: 'bot', level: 'easy', color: 'white', clock: 'custom', delay: 1, reserve: '0.05' });
+  const created = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+  const ck = created.view.clock;
+  if (!ck || ck.delay !== 1 || ck.reserve !== 3) fail(`the game's clock is ${JSON.stringify(ck)}, not 1 s + 3 s`);
+  await page.waitForSelector('[data-testid=clock-white]');
+  await page.waitForSelector('[data-testid=clock-black]');
+  let c = await clocksShown(page);
+  for (const col of ['white', 'black']) {
+    if (c[col].role !== 'timer') fail(`the ${col} clock's role is ${c[col].role}`);
+    if (c[col].live && c[col].live !== 'off') fail(`the ${col} clock is a live region (aria-live=${c[col].live}): it would announce every tick`);
+    if (!/clock: .* left/.test(c[col].label || '')) fail(`the ${col} clock's label reads "${c[col].label}"`);
+  }
+  if (!c.white.label.includes(name)) fail(`the white clock's label does not name the player: "${c.white.label}"`);
+  // the guest's clock runs (highlighted), the bot's does not; it counts down
+  await page.waitForFunction(() => document.querySelector('[data-testid=clock-white]').classList.contains('running'), null, { timeout: 3000 })
+    .catch(() => fail('the guest\'s clock is not shown running'));
+  c = await clocksShown(page);
+  if (c.black.running) fail('the bot\'s clock runs too');
+  if (!/^0:0[0-3]$/.test(c.white.text) || c.black.text !== '0:03') fail(`the clocks read ${c.white.text} / ${c.black.text}`);
+  const firstMs = c.white.ms;
+  await page.waitForTimeout(1200);
+  c = await clocksShown(page);
+  if (!(c.white.ms < firstMs) && !(await page.$('[data-testid=game-over]'))) fail(`the running clock did not count down (${firstMs} then ${c.white.ms} ms)`);
+  notable[`clock ${firstMs}→${c.white.ms} ms`] = 1;
+  if (c.white.ms > 0 && c.white.ms < 10000 && !c.white.low && !c.white.delay) fail('under 10 s and no delay left, the clock is not marked low');
+  // nobody moves: the server ends the game on time
+  await page.waitForSelector('[data-testid=game-over]', { timeout: 15000 }).catch(() => fail('the game did not end on time within 15 s'));
+  const over = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+  const r = over.view.result;
+  if (over.state !== 'finished' || !r || r.code !== 'time-out') fail(`the server ended the game with ${JSON.stringify(r)}`);
+  if (!r.sentence.includes(name) || !/time/.test(r.sentence)) fail(`the time-out sentence does not name the player: "${r.sentence}"`);
+  const text = await page.textContent('[data-testid=game-over]');
+  if (!text.includes(r.sentence)) fail(`the page says "${text}", not "${r.sentence}"`);
+  if ((await page.getAttribute('[data-testid=game-over]', 'data-code')) !== 'time-out') fail('the game-over notice does not carry the time-out code');
+  const rule = await page.getAttribute('[data-testid=game-over] [data-testid=end-rule-link]', 'href');
+  if (rule !== '/rules/grasshopper#time-out') fail(`the rule link goes to ${rule}`);
+  await page.waitForFunction(() => document.querySelector('[data-testid=clock-white] .clock-time').textContent === '0:00', null, { timeout: 3000 })
+    .catch(async () => fail(`after the time-out the guest's clock reads ${(await clocksShown(page)).white.text}`));
+  c = await clocksShown(page);
+  if (c.white.running || c.black.running) fail('a clock still runs after the end');
+  await page.waitForSelector('[data-testid=move-list] [data-testid=move-entry]:has-text("Out of time")', { timeout: 3000 })
+    .catch(() => fail('the move list does not say who ran out of time'));
+  await shot(page, 'clock-time-out');
+  checkErrors(page, 'clock');
+  await page.context().close();
+});
+
+// ---- scenario 17: the server rolls for an absent player ---------------------------------------
+
+await scenario('17: under a clock, a guest who does not press Roll has the server roll for them (nonce server:0), shown in the move list; then they play on', async () => {
+  const page = await newPage();
+  await guest(page, 'absent' + Math.floor(Math.random() * 1000));
+  const id = await createGame(page, { game: 'backgammon', matchLength: 1, opponent: 'bot', level: 'easy', color: 'white', clock: 'custom', delay: 1, reserve: 30 });
+  const t0 = Date.now();
+  await page.waitForSelector('[data-testid=clock-white]');
+  // the opening roll is the guest's to send: they do not press Roll
+  await page.waitForSelector('[data-testid=controls] [data-testid=roll]');
+  await page.waitForSelector('[data-testid=move-opening]:has-text("rolled by the server (absent)")', { timeout: 10000 })
+    .catch(async () => fail(`no roll by the server within 10 s; the move list reads "${(await page.textContent('[data-testid=move-list]')).slice(0, 200)}"`));
+  const waited = (Date.now() - t0) / 1000;
+  if (waited > 9) fail(`the server rolled after ${waited.toFixed(1)} s`);
+  notable[`server rolled after ${waited.toFixed(1)} s`] = 1;
+  const g = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+  const nonces = ((g.dice && g.dice.rolls) || []).map(r => r.nonce);
+  if (!nonces.includes('server:0')) fail(`the dice record's nonces are ${JSON.stringify(nonces)}`);
+  const events = await page.evaluate(async id => (await fetch(`/api/games/${id}/events`)).json(), id);
+  const first = events.find(e => e.kind === 'roll');
+  if (!first || first.nonce !== 'server:0' || first.actor !== null) fail(`the first roll event is ${JSON.stringify(first)}`);
+  // then the guest plays on as usual
+  let mine = 0, last = Date.now();
+  while (mine < 3) {
+    const r = await step(page, { game: 'backgammon', color: 'white', race: true, avoid: new Set(['double']) });
+    if (r && r.over) break;
+    if (r) { last = Date.now(); if (r.did === 'confirm') mine++; continue; }
+    if (Date.now() - last > STEP_LIMIT_MS) fail('no progress after the server\'s roll');
+    await page.waitForTimeout(40);
+  }
+  const after = await page.evaluate(async id => (await fetch(`/api/games/${id}/events`)).json(), id);
+  const played = after.filter(e => e.kind === 'action' && e.actor === 'white' && e.payload.includes('/')).length;
+  if (played < 1) fail('the guest could not play after the server\'s roll');
+  notable[`${played} plays of ours`] = 1;
+  await shot(page, 'server-roll');
+  checkErrors(page, 'absent');
+  await page.context().close();
+});
+
+// ---- scenario 18: a rematch between two people ----------------------------------------------
+
+await scenario('18: two guests finish a Grasshopper game by invitation; a rematch offer is declined, then offered again and accepted: both go to the new game, colours swapped', async () => {
+  const a = await newPage();
+  const b = await newPage();
+  await guest(a, 'carol');
+  const id = await createGame(a, { game: 'grasshopper', checkers: 2, opponent: 'invite', color: 'white' });
+  await a.waitForSelector('[data-testid=invite-link]');
+  await b.goto(await a.inputValue('[data-testid=invite-link]'));
+  await b.fill('[data-testid=guest-name]', 'dave');
+  await b.click('[data-testid=guest-submit]');
+  await b.waitForSelector('[data-testid=player-black] .badge:has-text("you")');
+  await a.waitForSelector('[data-testid=player-black] a:has-text("dave")', { timeout: 8000 });
+  // play to the end, each in turn
+  const players = [{ page: a, color: 'white' }, { page: b, color: 'black' }];
+  let last = Date.now(), over = null;
+  while (!over) {
+    let acted = false;
+    for (const p of players) {
+      const r = await step(p.page, { game: 'grasshopper', color: p.color });
+      if (r && r.over) { over = r.over; break; }
+      if (r) { acted = true; last = Date.now(); break; }
+    }
+    if (over) break;
+    if (!acted) {
+      if (Date.now() - last > STEP_LIMIT_MS) fail('no progress in the game by invitation');
+      await a.waitForTimeout(40);
+    }
+  }
+  for (const p of [a, b]) await p.waitForSelector('[data-testid=game-over]');
+  if ((await a.$('[data-testid=play-again]')) || (await b.$('[data-testid=play-again]'))) fail('Play again is offered in a game between two people');
+  if (!(await a.$('[data-testid=new-game]'))) fail('no New game at the end');
+  // carol offers; dave sees the offer and declines; carol sees it declined
+  await a.click('[data-testid=rematch]');
+  clicks++;
+  await a.waitForSelector('[data-testid=rematch-status]:has-text("Waiting for dave (guest) to accept")');
+  if (!(await a.$('[data-testid=rematch-withdraw]'))) fail('no Withdraw beside the waiting offer');
+  await b.waitForSelector('[data-testid=rematch-status]:has-text("carol (guest) offers a rematch")', { timeout: 8000 })
+    .catch(() => fail('dave does not see the offer'));
+  await b.click('[data-testid=rematch-decline]');
+  clicks++;
+  await a.waitForSelector('[data-testid=message]:has-text("declined")', { timeout: 8000 }).catch(() => fail('carol is not told of the decline'));
+  await a.waitForSelector('[data-testid=rematch]', { timeout: 8000 }).catch(() => fail('carol cannot offer again after the decline'));
+  await b.waitForSelector('[data-testid=rematch]');
+  let g = await a.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+  if (g.rematch.offered_by !== null || g.rematch.game !== null) fail(`after the decline the server says ${JSON.stringify(g.rematch)}`);
+  // carol offers again; dave accepts; both land on the new game
+  await a.click('[data-testid=rematch]');
+  clicks++;
+  await b.waitForSelector('[data-testid=rematch-accept]', { timeout: 8000 });
+  await b.click('[data-testid=rematch-accept]');
+  clicks++;
+  const onNew = p => p.waitForFunction(id => location.pathname.startsWith('/game/') && !location.pathname.endsWith(id), id, { timeout: 10000 });
+  await onNew(b).catch(() => fail('dave did not go to the new game'));
+  await onNew(a).catch(() => fail('carol did not go to the new game'));
+  const newA = a.url().split('/game/')[1], newB = b.url().split('/game/')[1];
+  if (newA !== newB) fail(`the two players went to different games: ${newA} and ${newB}`);
+  g = await a.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+  if (g.rematch.game !== newA) fail(`the old game's rematch is ${JSON.stringify(g.rematch)}`);
+  const n = await a.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), newA);
+  if (n.white.id !== g.black.id || n.black.id !== g.white.id) fail('the rematch did not swap the colours');
+  if (JSON.stringify(n.options) !== JSON.stringify(g.options)) fail(`the rematch changed the options: ${JSON.stringify(n.options)}`);
+  if (n.state !== 'playing') fail(`the rematch is ${n.state}`);
+  await a.waitForSelector('[data-testid=player-black] .badge:has-text("you")');
+  await b.waitForSelector('[data-testid=player-white] .badge:has-text("you")');
+  checkErrors(a, 'carol');
+  checkErrors(b, 'dave');
+  await a.context().close();
+  await b.context().close();
 });
 
 await browser.close();
