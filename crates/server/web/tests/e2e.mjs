@@ -1137,11 +1137,17 @@ await scenario('14: the bot\'s moves are animated checker by checker (hits inclu
   const hid = await createGame(halma, { game: 'halma-grasshopper', size: 8, opponent: 'bot', level: 'random', color: 'white' });
   for (let k = 0; k < 2; k++) {
     await halma.waitForSelector('[data-testid=board] [data-source]', { timeout: STEP_LIMIT_MS });
+    const v0 = Number(await halma.getAttribute('[data-testid=board]', 'data-version'));
     const s = await snapshot(halma);
     await halma.click(`[data-testid="${halmaBest(s.sources, 'white')}"]`);
     const d = await snapshot(halma);
+    if (!d.dests.length) fail('a selected Halma piece has no destination');
     await halma.click(`[data-testid="${halmaBest(d.dests, 'white')}"]`);
     clicks += 2;
+    // Our move is on the board before we look for the next one (the old pieces stay drawn
+    // while it is sent).
+    await halma.waitForFunction(v => Number(document.querySelector('[data-testid=board]').getAttribute('data-version')) > v, v0, { timeout: STEP_LIMIT_MS })
+      .catch(() => fail('our Halma move never reached the board'));
   }
   await halma.waitForFunction(() => Number(document.querySelector('[data-testid=board]').getAttribute('data-animations')) >= 1 &&
     !document.querySelector('[data-testid=board][data-animating]'), null, { timeout: STEP_LIMIT_MS })
