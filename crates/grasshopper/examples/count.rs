@@ -79,6 +79,7 @@ fn main() -> ExitCode {
     println!("  positions (score included)     {:>26}", wf.positions);
     println!("  game states                    {:>26}", wf.states);
     println!("  solver states (mover's view)   {:>26}", wf.solver_states);
+    println!("  game states in tempo           {:>26}", wf.in_tempo);
     let (first, window) = wf.largest_window(3);
     println!(
         "  retrograde at 2 bits a solver state: all layers {:.3} GiB; largest 3 consecutive \
@@ -87,6 +88,16 @@ fn main() -> ExitCode {
         first,
         first + 2,
         gib_2bits(window)
+    );
+    let (mover, other, cells) = wf.largest_cell_with_children();
+    let biggest = wf.by_progress.iter().flatten().max().copied().unwrap_or(0);
+    println!(
+        "  by (mover's, other's) stage sum: largest cell {} states ({:.3} GiB); largest cell \
+         with the two it plays into ({mover}, {other}) {} states ({:.3} GiB)",
+        biggest,
+        gib_2bits(biggest),
+        cells,
+        gib_2bits(cells)
     );
     let reach = args.reach.then(|| {
         eprintln!(
@@ -103,14 +114,26 @@ fn main() -> ExitCode {
         })
     });
     println!();
-    println!("solver states per layer (layer = sum of the checkers' stages: hand 0, A..D 1..4, removed 5)");
+    println!(
+        "per layer (layer = sum of the checkers' stages: hand 0, A..D 1..4, removed 5): \
+         well-formed solver states, well-formed game states in tempo, reachable solver \
+         states, their ratio to well-formed, reachable game states, of which off tempo, \
+         positions right after a pass"
+    );
     if reach.is_some() {
         println!(
-            "{:>5} {:>24} {:>16} {:>9} {:>16}",
-            "layer", "well-formed", "reachable", "ratio", "after a pass"
+            "{:>5} {:>20} {:>20} {:>14} {:>7} {:>14} {:>10} {:>10}",
+            "layer",
+            "well-formed",
+            "wf in tempo",
+            "reachable",
+            "ratio",
+            "reach. games",
+            "off tempo",
+            "after pass"
         );
     } else {
-        println!("{:>5} {:>24}", "layer", "well-formed");
+        println!("{:>5} {:>20} {:>20}", "layer", "well-formed", "wf in tempo");
     }
     for l in 0..=max_layer(n) as usize {
         match &reach {
@@ -123,16 +146,22 @@ fn main() -> ExitCode {
                     c.solver_states as f64 / wf.layers[l] as f64
                 };
                 println!(
-                    "{:>5} {:>24} {:>16} {:>9.4} {:>16}{}",
+                    "{:>5} {:>20} {:>20} {:>14} {:>7.4} {:>14} {:>10} {:>10}{}",
                     l,
                     wf.layers[l],
+                    wf.in_tempo_layers[l],
                     c.solver_states,
                     ratio,
-                    c.with_pass_flag - c.states,
+                    c.states,
+                    c.off_tempo,
+                    c.after_pass,
                     mark
                 );
             }
-            None => println!("{:>5} {:>24}", l, wf.layers[l]),
+            None => println!(
+                "{:>5} {:>20} {:>20}",
+                l, wf.layers[l], wf.in_tempo_layers[l]
+            ),
         }
     }
     if let Some(r) = reach {
@@ -151,10 +180,8 @@ fn main() -> ExitCode {
         println!("reachable ({kind}):");
         println!("  game states                    {:>26}", r.states());
         println!("  solver states (mover's view)   {:>26}", r.solver_states());
-        println!(
-            "  keys with the pass flag        {:>26}",
-            r.with_pass_flag()
-        );
+        println!("  positions right after a pass   {:>26}", r.after_pass());
+        println!("  game states off tempo          {:>26}", r.off_tempo());
         println!(
             "  reachable / well-formed        {:>26.4}",
             r.solver_states() as f64 / wf.solver_states as f64

@@ -19,8 +19,10 @@
 //! colour), both hands, the last scorer (none, White, Black) and the side to move, of a game
 //! not over. Both players move the same way on the same track, so swapping the colours and
 //! the side to move changes nothing; a *solver state* is a game state seen from the side to
-//! move, exactly what the solver's transposition key (`solver/key.rs`) encodes, and there are
-//! half as many of them as game states.
+//! move, exactly what the solver's transposition key (`solver/key.rs`) encodes. Well-formed
+//! solver states are half the well-formed game states; reachable ones are more than half the
+//! reachable game states, because White moves first and the swap of a reachable state is
+//! often not reachable.
 //!
 //! # Well-formed states (an upper bound on the reachable ones)
 //!
@@ -31,7 +33,7 @@
 //! sum of their quadrant stages and whether any of them is not a single in D (which forbids
 //! discards); at the end it adds the hands, the last scorer and the scores that the
 //! validation allows (scores alternate; a player with discards has only singles in D left).
-//! Counts are `u128`: even the 14-checker game (about 10^18) fits.
+//! Counts are `u128`; the 14-checker game has about `7.4 x 10^15` positions.
 //!
 //! # Layers
 //!
@@ -42,7 +44,18 @@
 //! without passes is therefore acyclic and layered: a state's children lie one or two layers
 //! up, so a retrograde computation needs the values of three layers at a time, and the pass
 //! (to the same board, other side to move) stays inside a layer and ends the game if it is
-//! answered by a pass.
+//! answered by a pass. A move raises only the mover's own stage sum, so the layer splits
+//! further into cells by the two sums ([`WellFormed::by_progress`]): a cell's states play
+//! into two cells only.
+//!
+//! # Tempo
+//!
+//! A player's actions other than passes number `stage sum - score` (a bear-off is one action
+//! worth two stages). Without a pass White has played as many as Black when White is to move
+//! and one more when Black is; [`in_tempo`] tests that, and [`WellFormed::in_tempo`] counts
+//! the well-formed game states passing it. Passes break it: each shifts the difference by one
+//! for the rest of the game, and in the measured games most reachable states late in the game
+//! are off tempo, so the test does not shrink the state space much.
 //!
 //! # Reachable states
 //!
@@ -58,6 +71,7 @@
 //! `docs/grasshopper-solved.md` (section "The state space"); `cargo run --release -p
 //! tabula-grasshopper --example count -- 6` prints them.
 
+use crate::movegen::MAX_ACTIONS;
 use crate::{Action, Checkers, Position, Quadrant};
 use std::time::{Duration, Instant};
 use tabula_core::{ByColor, Color};
@@ -117,6 +131,15 @@ pub struct WellFormed {
     pub solver_states: u128,
     /// Solver states per layer, `0..=10 N`.
     pub layers: Vec<u128>,
+    /// Game states that pass [`in_tempo`]: those a game without a pass can reach, at most one
+    /// side to move per board, hands and last scorer.
+    pub in_tempo: u128,
+    /// Game states in tempo per layer, `0..=10 N`.
+    pub in_tempo_layers: Vec<u128>,
+    /// Solver states by the stage sums of the side to move and of the other side,
+    /// `by_progress[mover][other]`, each `0..=5 N`: a move raises only the mover's sum, so a
+    /// state's children lie in the cells `[other][mover + 1]` and `[other][mover + 2]`.
+    pub by_progress: Vec<Vec<u128>>,
 }
 
 impl WellFormed {
@@ -129,6 +152,29 @@ impl WellFormed {
             let sum: u128 = w.iter().sum();
             if sum > best.1 {
                 best = (first as u32, sum);
+            }
+        }
+        best
+    }
+
+    /// The largest cell of [`WellFormed::by_progress`] together with the two cells its
+    /// states play into: `(mover, other, states in the three)`, what a retrograde computation
+    /// by cells holds at once.
+    pub fn largest_cell_with_children(&self) -> (u32, u32, u128) {
+        let cell = |a: usize, b: usize| {
+            self.by_progress
+                .get(a)
+                .and_then(|row| row.get(b))
+                .copied()
+                .unwrap_or(0)
+        };
+        let mut best = (0, 0, 0);
+        for (a, row) in self.by_progress.iter().enumerate() {
+            for (b, &here) in row.iter().enumerate() {
+                let sum = here + cell(b, a + 1) + cell(b, a + 2);
+                if sum > best.2 {
+                    best = (a as u32, b as u32, sum);
+                }
             }
         }
         best
@@ -148,27 +194,70 @@ fn score_range(removed: u32, eligible: bool) -> Option<(u32, u32)> {
     }
 }
 
-/// The score pairs the validation allows with last scorer `last`, given each side's range:
-/// nobody scored (both 0), or the last scorer has `m >= 1` and the other `m - 1` or `m`.
-fn score_pairs(last: Option<Color>, range: ByColor<Option<(u32, u32)>>) -> u64 {
+/// Calls `f(white, black)` for every score pair the validation allows with last scorer
+/// `last`, given each side's range: nobody scored (both 0), or the last scorer has `m >= 1`
+/// and the other `m - 1` or `m`.
+fn for_each_score_pair(
+    last: Option<Color>,
+    range: ByColor<Option<(u32, u32)>>,
+    mut f: impl FnMut(u32, u32),
+) {
     let (Some(w), Some(b)) = (range.white, range.black) else {
-        return 0;
+        return;
     };
     let ranges = ByColor { white: w, black: b };
     match last {
-        None => u64::from(w.0 == 0 && b.0 == 0),
+        None => {
+            if w.0 == 0 && b.0 == 0 {
+                f(0, 0);
+            }
+        }
         Some(x) => {
             let (mine, theirs) = (ranges[x], ranges[x.other()]);
-            (mine.0.max(1)..=mine.1)
-                .map(|m| {
-                    [m - 1, m]
-                        .iter()
-                        .filter(|&&o| theirs.0 <= o && o <= theirs.1)
-                        .count() as u64
-                })
-                .sum()
+            for m in mine.0.max(1)..=mine.1 {
+                for o in [m - 1, m] {
+                    if theirs.0 <= o && o <= theirs.1 {
+                        let pair = ByColor::new_with(|c| if c == x { m } else { o });
+                        f(pair.white, pair.black);
+                    }
+                }
+            }
         }
     }
+}
+
+/// Offset of a score difference `white - black` (at most 7 either way) in a `u32` bit mask.
+const DIFF_OFFSET: i64 = 16;
+
+/// Whether the actions each side has played, `stage sum - score` (a bear-off raises the sum by
+/// two), can be those of a game without a pass: White has played as many as Black when White
+/// is to move, one more when Black is. `diffs` holds the bits `DIFF_OFFSET + white score -
+/// black score` of the allowed score pairs; `progress` is `white stage sum - black's`.
+fn tempo_fits(diffs: u32, progress: i64, turn: Color) -> bool {
+    let want = progress - i64::from(turn == Color::Black) + DIFF_OFFSET;
+    (0..32).contains(&want) && diffs & (1 << want) != 0
+}
+
+/// Whether a game without any pass can have reached `pos`'s board, hands, last scorer and
+/// side to move, as far as counting actions tells: some score the validation allows gives
+/// White `stage sum - score` actions equal to Black's when White is to move, one more when
+/// Black is. A state that fails this was reached, if at all, through a pass.
+pub fn in_tempo(pos: &Position) -> bool {
+    let n = u32::from(pos.checkers);
+    let range = ByColor::new_with(|c| {
+        let eligible =
+            pos.hands[c] == 0 && pos.walls[c] == 0 && pos.singles[c] & !Quadrant::D.mask() == 0;
+        score_range(n.saturating_sub(pos.remaining(c)), eligible)
+    });
+    let mut diffs = 0u32;
+    for_each_score_pair(pos.last, range, |w, b| {
+        let bit = i64::from(w) - i64::from(b) + DIFF_OFFSET;
+        if (0..32).contains(&bit) {
+            diffs |= 1 << bit;
+        }
+    });
+    let progress = i64::from(progress(pos, Color::White)) - i64::from(progress(pos, Color::Black));
+    tempo_fits(diffs, progress, pos.turn)
 }
 
 /// The last scorers a count can have: none, White, Black.
@@ -241,7 +330,9 @@ pub fn well_formed(checkers: Checkers) -> WellFormed {
     };
     let s = (n + 1) * 2 * (n + 1);
     let sidx = |on: usize, flag: usize, hand: usize| (on * 2 + flag) * (n + 1) + hand;
-    let mut table = vec![(0u64, 0u64); s * s];
+    // Per pair: for each last scorer, the score differences allowed (bits, see
+    // `DIFF_OFFSET`; zero when that last scorer is impossible), and the score pairs in all.
+    let mut table = vec![([0u32; 3], 0u64); s * s];
     for (on_w, flag_w, hand_w) in triples(n) {
         for (on_b, flag_b, hand_b) in triples(n) {
             let (lw, rw, ew) = side(on_w, flag_w, hand_w);
@@ -253,16 +344,15 @@ pub fn well_formed(checkers: Checkers) -> WellFormed {
                 white: score_range(rw, ew),
                 black: score_range(rb, eb),
             };
-            let mut lasts = 0;
+            let mut diffs = [0u32; 3];
             let mut pairs = 0;
-            for last in LASTS {
-                let p = score_pairs(last, range);
-                if p > 0 {
-                    lasts += 1;
-                    pairs += p;
-                }
+            for (d, last) in diffs.iter_mut().zip(LASTS) {
+                for_each_score_pair(last, range, |w, b| {
+                    pairs += 1;
+                    *d |= 1 << (i64::from(w) - i64::from(b) + DIFF_OFFSET);
+                });
             }
-            table[sidx(on_w, flag_w, hand_w) * s + sidx(on_b, flag_b, hand_b)] = (lasts, pairs);
+            table[sidx(on_w, flag_w, hand_w) * s + sidx(on_b, flag_b, hand_b)] = (diffs, pairs);
         }
     }
     let mut out = WellFormed {
@@ -272,6 +362,9 @@ pub fn well_formed(checkers: Checkers) -> WellFormed {
         states: 0,
         solver_states: 0,
         layers: vec![0; 10 * n + 1],
+        in_tempo: 0,
+        in_tempo_layers: vec![0; 10 * n + 1],
+        by_progress: vec![vec![0; 5 * n + 1]; 5 * n + 1],
     };
     for a in 0..k {
         let (on_w, flag_w, p_w) = split(a);
@@ -286,14 +379,28 @@ pub fn well_formed(checkers: Checkers) -> WellFormed {
                 let layer_w = p_w + 5 * (n - on_w - hand_w);
                 let row = sidx(on_w, flag_w, hand_w) * s;
                 for hand_b in 0..=n - on_b {
-                    let (lasts, pairs) = table[row + sidx(on_b, flag_b, hand_b)];
-                    if lasts == 0 {
+                    let (diffs, pairs) = table[row + sidx(on_b, flag_b, hand_b)];
+                    if pairs == 0 {
                         continue;
                     }
                     let layer_b = p_b + 5 * (n - on_b - hand_b);
-                    out.solver_states += c * u128::from(lasts);
+                    let lasts = diffs.iter().filter(|&&d| d != 0).count() as u128;
+                    let delta = layer_w as i64 - layer_b as i64;
+                    let tempo = diffs
+                        .iter()
+                        .map(|&d| {
+                            Color::ALL
+                                .iter()
+                                .filter(|&&turn| tempo_fits(d, delta, turn))
+                                .count() as u128
+                        })
+                        .sum::<u128>();
+                    out.solver_states += c * lasts;
                     out.positions += 2 * c * u128::from(pairs);
-                    out.layers[layer_w + layer_b] += c * u128::from(lasts);
+                    out.layers[layer_w + layer_b] += c * lasts;
+                    out.by_progress[layer_w][layer_b] += c * lasts;
+                    out.in_tempo += c * tempo;
+                    out.in_tempo_layers[layer_w + layer_b] += c * tempo;
                 }
             }
         }
@@ -318,39 +425,19 @@ fn triples(n: usize) -> impl Iterator<Item = (usize, usize, usize)> {
 /// points 7-24 in base 5 (adding the walls). The largest, `2 * 2 * 3 * 225 * 3^6 * 5^18`, is
 /// below `2^63`.
 fn encode(pos: &Position) -> u64 {
-    let (ws, ww, bs, bw) = (
-        pos.singles.white,
-        pos.walls.white,
-        pos.singles.black,
-        pos.walls.black,
-    );
-    let mut k: u64 = 0;
-    for i in (6..24).rev() {
-        let bit = 1u32 << i;
-        let d = if ws & bit != 0 {
-            1
-        } else if ww & bit != 0 {
-            2
-        } else if bs & bit != 0 {
-            3
-        } else if bw & bit != 0 {
-            4
-        } else {
-            0
-        };
-        k = k * 5 + d;
+    let quad = |bits: u32, q: usize| ((bits >> (6 * q)) & 0x3f) as usize;
+    // Points 7-24: digit 1 White single, 2 White wall, 3 Black single, 4 Black wall.
+    let mut high: u64 = 0;
+    for q in 1..4 {
+        let t = &BASE5[q - 1];
+        high += t[quad(pos.singles.white, q)]
+            + 2 * t[quad(pos.walls.white, q)]
+            + 3 * t[quad(pos.singles.black, q)]
+            + 4 * t[quad(pos.walls.black, q)];
     }
-    for i in (0..6).rev() {
-        let bit = 1u32 << i;
-        let d = if ws & bit != 0 {
-            1
-        } else if bs & bit != 0 {
-            2
-        } else {
-            0
-        };
-        k = k * 3 + d;
-    }
+    // Points 1-6: digit 1 White single, 2 Black single.
+    let low = BASE3[quad(pos.singles.white, 0)] + 2 * BASE3[quad(pos.singles.black, 0)];
+    let mut k = high * 729 + low;
     k = k * 15 + u64::from(pos.hands.white.min(14));
     k = k * 15 + u64::from(pos.hands.black.min(14));
     let last = match pos.last {
@@ -363,6 +450,44 @@ fn encode(pos: &Position) -> u64 {
     k = k * 2 + u64::from(pos.passed);
     k + 1
 }
+
+/// `BASE5[j][m]`: the sum of `5^(6 j + i)` over the bits `i` of the six-bit mask `m`.
+const BASE5: [[u64; 64]; 3] = {
+    let mut t = [[0u64; 64]; 3];
+    let mut j = 0;
+    while j < 3 {
+        let mut m = 0;
+        while m < 64 {
+            let mut i = 0;
+            while i < 6 {
+                if m & (1 << i) != 0 {
+                    t[j][m] += 5u64.pow(6 * j as u32 + i);
+                }
+                i += 1;
+            }
+            m += 1;
+        }
+        j += 1;
+    }
+    t
+};
+
+/// `BASE3[m]`: the sum of `3^i` over the bits `i` of the six-bit mask `m`.
+const BASE3: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut m = 0;
+    while m < 64 {
+        let mut i = 0;
+        while i < 6 {
+            if m & (1 << i) != 0 {
+                t[m] += 3u64.pow(i);
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 /// The position of a key (score zero: it never matters for play), `checkers` each.
 fn decode(key: u64, checkers: u8) -> Position {
@@ -462,15 +587,21 @@ impl KeySet {
         self.slots.len() * 8
     }
 
-    /// Whether one more key takes the load past 3/4.
-    fn wants_growth(&self) -> bool {
-        (self.len + 1) * 4 > self.slots.len() * 3
+    /// Whether `extra` more keys take the load past 3/4.
+    fn wants_growth(&self, extra: usize) -> bool {
+        (self.len + extra) * 4 > self.slots.len() * 3
     }
 
-    /// Whether one more key still leaves the load at most 7/8 (the fill allowed when growing
-    /// would break the memory limit).
-    fn has_room(&self) -> bool {
-        (self.len + 1) * 8 <= self.slots.len() * 7
+    /// Whether `extra` more keys still leave the load at most 7/8 (the fill allowed when
+    /// growing would break the memory limit).
+    fn has_room(&self, extra: usize) -> bool {
+        (self.len + extra) * 8 <= self.slots.len() * 7
+    }
+
+    /// The slot where a search for `key` starts (read only to bring it into the cache).
+    #[inline]
+    fn peek(&self, key: u64) -> u64 {
+        self.slots[self.home(key)]
     }
 
     fn grown_bytes(&self) -> usize {
@@ -559,9 +690,10 @@ pub struct LayerReach {
     pub states: u64,
     /// Solver states: game states seen from the side to move.
     pub solver_states: u64,
-    /// Keys counted with the pass flag: game states reached after a pass count twice if they
-    /// are also reached otherwise.
-    pub with_pass_flag: u64,
+    /// Positions right after a pass (pass flag set): the game states reached by passing.
+    pub after_pass: u64,
+    /// Game states that fail [`in_tempo`]: reached only through a pass.
+    pub off_tempo: u64,
     /// Whether the layer was enumerated to the end (else its counts are lower bounds).
     pub complete: bool,
 }
@@ -598,9 +730,14 @@ impl Reachable {
         self.layers.iter().map(|l| l.solver_states).sum()
     }
 
-    /// Keys with the pass flag in all layers.
-    pub fn with_pass_flag(&self) -> u64 {
-        self.layers.iter().map(|l| l.with_pass_flag).sum()
+    /// Positions right after a pass, in all layers.
+    pub fn after_pass(&self) -> u64 {
+        self.layers.iter().map(|l| l.after_pass).sum()
+    }
+
+    /// Game states reached only through a pass, in all layers.
+    pub fn off_tempo(&self) -> u64 {
+        self.layers.iter().map(|l| l.off_tempo).sum()
     }
 
     /// Whether every layer was enumerated.
@@ -616,16 +753,19 @@ impl Reachable {
 
 /// Counts a layer's keys (consumed): with the pass flag, game states, solver states.
 fn summarise(mut keys: Vec<u64>, checkers: u8, complete: bool) -> LayerReach {
-    let with_pass_flag = keys.len() as u64;
+    let mut after_pass = 0;
     // Drop the pass flag (the lowest binary digit of key - 1).
     for k in keys.iter_mut() {
+        after_pass += (*k - 1) & 1;
         *k = (*k - 1) >> 1;
     }
     keys.sort_unstable();
     keys.dedup();
     let states = keys.len() as u64;
+    let mut off_tempo = 0;
     for k in keys.iter_mut() {
         let pos = decode((*k << 1) + 1, checkers);
+        off_tempo += u64::from(!in_tempo(&pos));
         let seen = if pos.turn == Color::Black {
             swap_colours(&pos)
         } else {
@@ -638,7 +778,8 @@ fn summarise(mut keys: Vec<u64>, checkers: u8, complete: bool) -> LayerReach {
     LayerReach {
         states,
         solver_states: keys.len() as u64,
-        with_pass_flag,
+        after_pass,
+        off_tempo,
         complete,
     }
 }
@@ -655,20 +796,53 @@ impl Sets {
         self.sets.iter().map(KeySet::bytes).sum::<usize>() + work * 8
     }
 
-    /// Adds `key` to layer `layer`'s set, growing it if the limit allows; true if new.
-    fn insert(&mut self, layer: usize, key: u64, work: usize) -> Result<bool, Stop> {
-        if self.sets[layer].wants_growth() {
+    /// Makes room in layer `layer`'s set for `extra` more keys, growing it if the limit
+    /// allows, else filling it up to 7/8.
+    fn make_room(&mut self, layer: usize, extra: usize, work: usize) -> Result<(), Stop> {
+        while self.sets[layer].wants_growth(extra) {
             let after = self.bytes(work) + self.sets[layer].grown_bytes();
             if after <= self.limits.max_bytes {
                 self.peak = self.peak.max(after);
                 self.sets[layer].grow();
-            } else if !self.sets[layer].has_room() {
+            } else if self.sets[layer].has_room(extra) {
+                return Ok(());
+            } else {
                 return Err(Stop::Memory);
             }
         }
-        Ok(self.sets[layer].insert(key))
+        Ok(())
+    }
+
+    /// Inserts a batch of `(layer, key)`, the new keys of layer `current` also into `work`.
+    /// All the batch's slots are read first, so that their cache misses overlap.
+    fn flush(
+        &mut self,
+        batch: &mut Vec<(usize, u64)>,
+        work: &mut Vec<u64>,
+        current: usize,
+    ) -> Result<(), Stop> {
+        for layer in current..current + 3 {
+            let extra = batch.iter().filter(|&&(l, _)| l == layer).count();
+            if extra > 0 {
+                self.make_room(layer, extra, work.len())?;
+            }
+        }
+        let touched = batch
+            .iter()
+            .fold(0u64, |acc, &(l, key)| acc ^ self.sets[l].peek(key));
+        std::hint::black_box(touched);
+        for &(l, key) in batch.iter() {
+            if self.sets[l].insert(key) && l == current {
+                work.push(key);
+            }
+        }
+        batch.clear();
+        Ok(())
     }
 }
+
+/// Keys inserted together (see [`Sets::flush`]).
+const BATCH: usize = 48;
 
 /// Enumerates the states reachable from the start with `checkers` each, layer by layer, on
 /// one thread; `on_layer(layer, counts, elapsed)` is called as each layer completes. Stops
@@ -697,14 +871,26 @@ pub fn reachable(
         elapsed: Duration::ZERO,
     };
     let start = Position::start(checkers);
-    if let Err(stop) = sets.insert(0, encode(&start), 0) {
+    let mut batch = Vec::with_capacity(BATCH + MAX_ACTIONS);
+    batch.push((0, encode(&start)));
+    if let Err(stop) = sets.flush(&mut batch, &mut Vec::new(), 0) {
         out.stopped = Some(stop);
     }
     let mut current = 0;
     'layers: while out.stopped.is_none() && current <= top {
         let mut work = sets.sets[current].keys();
         let mut i = 0;
-        while i < work.len() {
+        loop {
+            if i == work.len() || batch.len() >= BATCH {
+                if batch.is_empty() {
+                    break;
+                }
+                if let Err(stop) = sets.flush(&mut batch, &mut work, current) {
+                    out.stopped = Some(stop);
+                    break 'layers;
+                }
+                continue;
+            }
             if out.expanded.is_multiple_of(4096) && started.elapsed() > limits.max_time {
                 out.stopped = Some(Stop::Time);
                 break 'layers;
@@ -722,16 +908,7 @@ pub fn reachable(
                 if child.both_empty() || (child.passed && !child.has_action()) {
                     continue;
                 }
-                let to = current + layer_step(a) as usize;
-                let key = encode(&child);
-                match sets.insert(to, key, work.len()) {
-                    Ok(true) if to == current => work.push(key),
-                    Ok(_) => {}
-                    Err(stop) => {
-                        out.stopped = Some(stop);
-                        break 'layers;
-                    }
-                }
+                batch.push((current + layer_step(a) as usize, encode(&child)));
             }
         }
         sets.sets[current] = KeySet::new();
@@ -790,28 +967,30 @@ mod tests {
         )
     }
 
+    /// The stage sum of one colour computed from the cells alone.
+    fn progress_of(s: &State, color: Color, checkers: u32) -> u32 {
+        let mut sum = 0;
+        let mut left = u32::from(s.1[color.index()]);
+        for (i, cell) in s.0.iter().enumerate() {
+            let stage = i as u32 / 6 + 1;
+            match *cell {
+                Cell::Single(c) if c == color => {
+                    left += 1;
+                    sum += stage;
+                }
+                Cell::Wall(c) if c == color => {
+                    left += 2;
+                    sum += 2 * stage;
+                }
+                _ => {}
+            }
+        }
+        sum + 5 * (checkers - left)
+    }
+
     /// The layer of a state computed from its cells alone.
     fn layer_of(s: &State, checkers: u32) -> usize {
-        let mut sum = 0;
-        for color in Color::ALL {
-            let mut left = u32::from(s.1[color.index()]);
-            for (i, cell) in s.0.iter().enumerate() {
-                let stage = i as u32 / 6 + 1;
-                match *cell {
-                    Cell::Single(c) if c == color => {
-                        left += 1;
-                        sum += stage;
-                    }
-                    Cell::Wall(c) if c == color => {
-                        left += 2;
-                        sum += 2 * stage;
-                    }
-                    _ => {}
-                }
-            }
-            sum += 5 * (checkers - left);
-        }
-        sum as usize
+        (progress_of(s, Color::White, checkers) + progress_of(s, Color::Black, checkers)) as usize
     }
 
     /// Every board with at most `max` checkers of each colour, walls in A included (the
@@ -848,6 +1027,8 @@ mod tests {
         let mut states = HashSet::new();
         let mut solver = HashSet::new();
         let mut per_layer = vec![0u128; 21];
+        let mut tempo = HashSet::new();
+        let mut tempo_layers = vec![0u128; 21];
         let mut good_boards = HashSet::new();
         for cells in boards(2) {
             for (hw, hb) in (0..=2).flat_map(|a| (0..=2).map(move |b| (a, b))) {
@@ -883,6 +1064,15 @@ mod tests {
                                 per_layer[layer_of(&s, 2)] += 1;
                             }
                             solver.insert(if turn == Color::White { s } else { swapped(&s) });
+                            // Actions played: stage sum minus score, as many for both when
+                            // White is to move, one more for White when Black is.
+                            let played = |c: Color| {
+                                i64::from(progress_of(&s, c, 2)) - i64::from(setup.score[c])
+                            };
+                            let ahead = played(Color::White) - played(Color::Black);
+                            if ahead == i64::from(turn == Color::Black) && tempo.insert(s) {
+                                tempo_layers[layer_of(&s, 2)] += 1;
+                            }
                         }
                     }
                 }
@@ -894,6 +1084,106 @@ mod tests {
         assert_eq!(wf.layers, per_layer);
         assert_eq!(wf.boards, good_boards.len() as u128);
         assert_eq!(wf.layers.iter().sum::<u128>(), wf.solver_states);
+        assert_eq!(wf.in_tempo, tempo.len() as u128);
+        assert_eq!(wf.in_tempo_layers, tempo_layers);
+    }
+
+    /// Boards from random games with `k` each (every one the engine reached), and the boards
+    /// with at most two checkers of each colour in C and D.
+    fn sample_boards(k: u32) -> Vec<[Cell; 24]> {
+        let mut out = Vec::new();
+        let mut seed = u64::from(k);
+        let mut p = Position::start(n(k));
+        while out.len() < 300 {
+            if p.is_over() {
+                p = Position::start(n(k));
+            }
+            let legal = p.legal_actions();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            p = p.play(legal[(seed >> 33) as usize % legal.len()]).unwrap();
+            out.push(p.to_setup().cells);
+        }
+        for cells in boards(2) {
+            if cells[..12].iter().all(|&c| c == Cell::Empty) && out.len() < 3000 {
+                out.push(cells);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_score_model_agrees_with_the_validation_for_larger_games() {
+        for k in [4u32, 6, 8] {
+            for cells in sample_boards(k) {
+                let setup0 = Setup {
+                    checkers: k,
+                    cells,
+                    hands: ByColor::default(),
+                    score: ByColor::default(),
+                    last_scorer: None,
+                    won: false,
+                    turn: Color::White,
+                    passed: false,
+                };
+                let mut on = [0u32; 2];
+                let mut busy = [false; 2];
+                for (i, cell) in cells.iter().enumerate() {
+                    match *cell {
+                        Cell::Single(c) => {
+                            on[c.index()] += 1;
+                            busy[c.index()] |= i < 18;
+                        }
+                        Cell::Wall(c) => {
+                            on[c.index()] += 2;
+                            busy[c.index()] = true;
+                        }
+                        Cell::Empty => {}
+                    }
+                }
+                for hw in 0..=k as u8 {
+                    for hb in 0..=k as u8 {
+                        let hands = [hw, hb];
+                        if (0..2).any(|c| on[c] + u32::from(hands[c]) > k) {
+                            continue;
+                        }
+                        let range = ByColor::new_with(|c| {
+                            let i = c.index();
+                            let left = on[i] + u32::from(hands[i]);
+                            score_range(k - left, !busy[i] && hands[i] == 0)
+                        });
+                        for last in LASTS {
+                            let mut allowed = HashSet::new();
+                            for_each_score_pair(last, range, |w, b| {
+                                allowed.insert((w as u8, b as u8));
+                            });
+                            for sw in 0..=k as u8 / 2 + 1 {
+                                for sb in 0..=k as u8 / 2 + 1 {
+                                    let setup = Setup {
+                                        hands: ByColor {
+                                            white: hw,
+                                            black: hb,
+                                        },
+                                        score: ByColor {
+                                            white: sw,
+                                            black: sb,
+                                        },
+                                        last_scorer: last,
+                                        ..setup0
+                                    };
+                                    assert_eq!(
+                                        Position::from_setup(setup).is_ok(),
+                                        allowed.contains(&(sw, sb)),
+                                        "{setup:?}"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -907,6 +1197,16 @@ mod tests {
             assert_eq!(wf.states, 2 * wf.solver_states);
             assert!(wf.positions >= wf.states);
             assert_eq!(wf.layers[0], 1, "only the start has everything in hand");
+            let cells: u128 = wf.by_progress.iter().flatten().sum();
+            assert_eq!(cells, wf.solver_states);
+            for (l, &count) in wf.layers.iter().enumerate() {
+                let diagonal: u128 = (0..=l)
+                    .filter_map(|a| wf.by_progress.get(a).and_then(|r| r.get(l - a)))
+                    .sum();
+                assert_eq!(diagonal, count, "layer {l}");
+            }
+            let (_, _, window) = wf.largest_cell_with_children();
+            assert!(window > 0 && window <= wf.largest_window(3).1);
             before = wf.solver_states;
         }
     }
@@ -964,7 +1264,7 @@ mod tests {
                 "layer {l}"
             );
         }
-        assert!(r.winning_edges > 0);
+        assert_eq!(r.winning_edges, 0, "one wall each: nobody scores twice");
     }
 
     #[test]
@@ -1026,12 +1326,44 @@ mod tests {
     }
 
     #[test]
-    fn a_tiny_memory_limit_stops_with_a_lower_bound() {
-        let full = reachable(n(4), Limits::default(), |_, _, _| {});
+    fn games_without_a_pass_stay_in_tempo_and_passes_leave_it() {
+        let start = Position::start(n(2));
+        let mut seen = HashSet::from([start]);
+        let mut stack = vec![start];
+        let mut without_pass = HashSet::new();
+        while let Some(p) = stack.pop() {
+            if p.is_over() {
+                continue;
+            }
+            assert!(in_tempo(&p), "{p}");
+            without_pass.insert(state_of(&p.to_setup()));
+            for &a in p.legal_actions().iter() {
+                let c = p.play(a).unwrap();
+                if a != Action::Pass && seen.insert(c) {
+                    stack.push(c);
+                }
+            }
+        }
+        let all = reachable_by_dfs(2);
+        let r = reachable(n(2), Limits::default(), |_, _, _| {});
+        // Reached only through a pass: off tempo, or in tempo by the score's slack.
+        let only_with_pass = all.difference(&without_pass).count() as u64;
+        assert!(r.off_tempo() > 0);
+        assert!(r.off_tempo() <= only_with_pass);
+        assert!(r.after_pass() > 0);
+        let wf = well_formed(n(2));
+        for (l, counts) in r.layers.iter().enumerate() {
+            assert!(u128::from(counts.states - counts.off_tempo) <= wf.in_tempo_layers[l]);
+        }
+    }
+
+    #[test]
+    fn a_small_memory_limit_stops_with_a_lower_bound() {
+        let full = reachable(n(2), Limits::default(), |_, _, _| {});
         let cut = reachable(
-            n(4),
+            n(2),
             Limits {
-                max_bytes: 1 << 20,
+                max_bytes: 128 << 10,
                 max_time: Duration::from_secs(600),
             },
             |_, _, _| {},
@@ -1042,6 +1374,25 @@ mod tests {
         for l in 0..cut.complete_layers() {
             assert_eq!(cut.layers[l], full.layers[l]);
         }
-        assert!(cut.peak_bytes <= 1 << 20);
+        for l in cut.complete_layers()..cut.layers.len() {
+            assert!(cut.layers[l].states <= full.layers[l].states);
+            assert!(!cut.layers[l].complete);
+        }
+        assert!(cut.peak_bytes <= 128 << 10);
+    }
+
+    #[test]
+    fn a_time_limit_of_zero_stops_at_once() {
+        let cut = reachable(
+            n(4),
+            Limits {
+                max_bytes: 1 << 30,
+                max_time: Duration::ZERO,
+            },
+            |_, _, _| {},
+        );
+        assert_eq!(cut.stopped, Some(Stop::Time));
+        assert_eq!(cut.complete_layers(), 0);
+        assert_eq!(cut.states(), 1, "the start was found");
     }
 }
