@@ -101,7 +101,7 @@ mod tests {
     }
 
     #[test]
-    fn running_out_of_time_in_a_money_game_loses_a_gammon_when_nothing_is_borne_off() {
+    fn running_out_of_time_in_a_money_game_loses_at_the_level_the_position_holds() {
         let t = table(GameOptions::Backgammon {
             match_length: None,
             crawford: true,
@@ -109,10 +109,10 @@ mod tests {
             jacoby: false,
             automatic_doubles: 0,
         });
-        // At the start Black's checkers stand in White's home board (White's 6-point is
-        // Black's 19-point): no checker there for the loser, so a gammon.
+        // At the start Black has borne off nothing and two checkers stand on White's
+        // 1-point, in White's home board: losing on time now is a backgammon.
         let o = t.time_out(Color::Black);
-        assert_eq!((o.winner, o.points), (Some(Color::White), 2));
+        assert_eq!((o.winner, o.points), (Some(Color::White), 3));
         assert!(o.session.is_none());
     }
 
