@@ -35,6 +35,22 @@ impl RematchView {
     }
 }
 
+/// The finished game `id` and the seat `player` holds in it.
+async fn finished_seat(
+    state: &AppState,
+    id: &str,
+    player: &str,
+) -> Result<(GameRow, Color), ApiError> {
+    crate::service::check_game_id(id)?;
+    let row = state
+        .db
+        .game(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let color = seat_of(&row, player)?;
+    Ok((row, color))
+}
+
 fn seat_of(row: &GameRow, player: &str) -> Result<Color, ApiError> {
     let color = row
         .color_of(player)
@@ -57,13 +73,7 @@ pub async fn offer(
     Auth(me): Auth,
     Path(id): Path<String>,
 ) -> Result<Json<RematchView>, ApiError> {
-    crate::service::check_game_id(&id)?;
-    let row = state
-        .db
-        .game(&id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
-    let color = seat_of(&row, &me.id)?;
+    let (row, color) = finished_seat(&state, &id, &me.id).await?;
     if row.rematch_id.is_some() {
         return Ok(Json(RematchView::of(&row)));
     }
@@ -152,13 +162,7 @@ pub async fn decline(
     Auth(me): Auth,
     Path(id): Path<String>,
 ) -> Result<Json<RematchView>, ApiError> {
-    crate::service::check_game_id(&id)?;
-    let row = state
-        .db
-        .game(&id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
-    let color = seat_of(&row, &me.id)?;
+    let (row, color) = finished_seat(&state, &id, &me.id).await?;
     if row.rematch_id.is_some() {
         return Err(ApiError::conflict(
             "rematch_started",
