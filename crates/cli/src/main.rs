@@ -18,6 +18,7 @@ mod selfplay;
 mod serve;
 mod show;
 mod solve;
+mod solve_tables;
 mod study;
 mod study_nf;
 mod verify;
@@ -174,6 +175,15 @@ pub struct SelfplayArgs {
     /// 8x8, 50 on 10x10; 0 switches the rule off).
     #[arg(long, value_name = "N")]
     pub evacuation: Option<u32>,
+    /// The first R actions of every game are drawn at random from the game's seed, then the
+    /// bots play on: varied openings for the dice-free games, whose searches are
+    /// deterministic (default 0).
+    #[arg(long, value_name = "R")]
+    pub opening_plies: Option<u64>,
+    /// grasshopper, halma-grasshopper: the search's node budget per decision for both bots,
+    /// instead of each level's default (to measure at a smaller or larger budget).
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
 }
 
 /// The options of `tabula solve`.
@@ -191,6 +201,17 @@ pub struct SolveArgs {
     /// solve stays exact but slows down.
     #[arg(long, value_name = "G")]
     pub max_table_gib: Option<f64>,
+    /// Build the endgame table of every position with at most K checkers a side left
+    /// (1 to 8; 4 takes about 0.8 GB while it builds) and cache it for the bots.
+    #[arg(long, value_name = "K", conflicts_with_all = ["checkers", "max_table_gib"])]
+    pub tables: Option<u8>,
+    /// --tables: worker threads (default: one per core).
+    #[arg(long, value_name = "T", requires = "tables")]
+    pub threads: Option<usize>,
+    /// --tables: write the table here instead of the cache
+    /// ($TABULA_CACHE_DIR, else $XDG_CACHE_HOME/tabula, else ~/.cache/tabula).
+    #[arg(long, value_name = "PATH", requires = "tables")]
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// A player's colour on the command line.

@@ -16,8 +16,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
+use tabula_ai::grasshopper::GrasshopperBot;
+use tabula_ai::halma::HalmaBot;
 use tabula_ai::selfplay::{self, Config, Factory, Report, Scoring, SelfplayError};
-use tabula_ai::{bots, Level};
+use tabula_ai::{bots, Bot, Budget, Level};
 use tabula_core::Game;
 use tabula_grasshopper::Grasshopper;
 use tabula_halma::{BoardSize, HalmaGrasshopper, HalmaOptions};
@@ -84,6 +86,16 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
     );
     config.threads = args.threads;
     config.duplicate = args.duplicate;
+    config.opening_plies = args.opening_plies.unwrap_or(0);
+    if args.nodes == Some(0) {
+        return Err(bad_input("--nodes must be at least 1"));
+    }
+    if dice_game && args.nodes.is_some() {
+        return Err(bad_input(format!(
+            "--nodes is for the dice-free games (grasshopper, halma-grasshopper), not {}",
+            args.game
+        )));
+    }
     let halma_flags = [
         (args.size.is_some(), "--size"),
         (args.ply_limit.is_some(), "--ply-limit"),
@@ -157,8 +169,17 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
             refuse(&given, &args.game, "--checkers N")?;
             let checkers = grasshopper_checkers(args.checkers)?;
             let kind = Kind {
-                what: format!("{checkers} checkers each"),
+                what: format!("{checkers} checkers each{}", budget_text(args.nodes)),
                 scoring: Scoring::Points,
+            };
+            let nodes = args.nodes;
+            let factory = move |level: Level, seed: u64| match (level, nodes) {
+                (Level::Random, _) | (_, None) => bots::grasshopper(level, seed),
+                (_, Some(n)) => Ok(Box::new(GrasshopperBot::with_budget(
+                    level,
+                    seed,
+                    Budget::Nodes(n),
+                )) as Box<dyn Bot<Grasshopper> + Send>),
             };
             play(
                 out,
@@ -166,7 +187,7 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
                 config,
                 kind,
                 move || Grasshopper::new(checkers),
-                &bots::grasshopper,
+                &factory,
             )
         }
         Variant::HalmaGrasshopper => {
@@ -194,12 +215,31 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
             let new_game =
                 move || HalmaGrasshopper::from_position(tabula_halma::start(size), options);
             let kind = Kind {
-                what: format!("{size}x{size}, {}", halma_rules_text(&new_game())),
+                what: format!(
+                    "{size}x{size}, {}{}",
+                    halma_rules_text(&new_game()),
+                    budget_text(args.nodes)
+                ),
                 scoring: Scoring::Points,
             };
-            play(out, args, config, kind, new_game, &bots::halma)
+            let nodes = args.nodes;
+            let factory = move |level: Level, seed: u64| match (level, nodes) {
+                (Level::Random, _) | (_, None) => bots::halma(level, seed),
+                (_, Some(n)) => Ok(
+                    Box::new(HalmaBot::with_budget(level, seed, Budget::Nodes(n)))
+                        as Box<dyn Bot<HalmaGrasshopper> + Send>,
+                ),
+            };
+            play(out, args, config, kind, new_game, &factory)
         }
     }
+}
+
+/// ", N nodes a decision" when `--nodes` replaces the levels' budgets.
+fn budget_text(nodes: Option<u64>) -> String {
+    nodes.map_or(String::new(), |n| {
+        format!(", {} nodes a decision", crate::solve::thousands(n))
+    })
 }
 
 /// The progress bar on stderr: games done, rate and ETA; hidden when stderr is not a
@@ -286,8 +326,12 @@ fn header(game: &str, kind: &Kind, config: &Config) -> String {
     } else {
         plural(config.games, "game")
     };
+    let opening = match config.opening_plies {
+        0 => String::new(),
+        r => format!(", the first {} at random", plural(r, "action")),
+    };
     format!(
-        "Self-play of {game} ({}): {} (White) against {} (Black), {games}, seed {}.",
+        "Self-play of {game} ({}): {} (White) against {} (Black), {games}{opening}, seed {}.",
         kind.what, config.white, config.black, config.seed
     )
 }
@@ -304,6 +348,7 @@ fn to_json(game: &str, kind: &Kind, config: &Config, report: &Report) -> serde_j
         "black": config.black.as_str(),
         "games": config.games,
         "seed": config.seed,
+        "opening_plies": config.opening_plies,
         "duplicate": config.duplicate,
         "white_won": s.by_colour.first,
         "black_won": s.by_colour.second,

@@ -167,6 +167,9 @@ pub fn run(out: &mut dyn Write, args: &SolveArgs) -> Result<()> {
             args.game
         )));
     }
+    if let Some(k) = args.tables {
+        return crate::solve_tables::run(out, k, args);
+    }
     let Some(n) = args.checkers else {
         return Err(bad_input(
             "--checkers is required: only the small games can be solved \

@@ -9,12 +9,14 @@
 //! [`Grasshopper`] game implementing [`tabula_core::Game`]; [`notation`] (position text and
 //! move text); [`solver`] (an exact alpha-beta solver with a transposition table); [`count`]
 //! (the size of the state space: well-formed states counted exactly, reachable ones
-//! enumerated, both by layer).
+//! enumerated, both by layer); [`endgame`] (exact tables of every position with at most `k`
+//! checkers a side, built by retrograde analysis).
 //! Every rule decision is recorded in `docs/rules/grasshopper.md`.
 #![deny(missing_docs)]
 
 mod action;
 pub mod count;
+pub mod endgame;
 mod game;
 mod movegen;
 pub mod notation;

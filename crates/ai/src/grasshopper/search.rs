@@ -3,14 +3,22 @@
 //! bear-offs, builds, advances into D, other advances, entries; history breaks the rest).
 //!
 //! Proven results score `WIN - plies`, so the search prefers the quickest win and the
-//! slowest loss; the table stores them relative to the node. A search stops at its depth, its
+//! slowest loss (a result read from the endgame table, whose length is unknown, scores
+//! `WIN - 500 - plies`); the table stores them relative to the node. A search stops at its depth, its
 //! node budget or its deadline, or as soon as an iteration proves the result or never
 //! reached its horizon (the whole game tree below the root was searched).
 
 use super::eval::{evaluate, WIN, WIN_BOUND};
 use super::zobrist;
+use std::sync::Arc;
 use std::time::Instant;
+use tabula_grasshopper::endgame::EndgameTable;
+use tabula_grasshopper::solver::Value;
 use tabula_grasshopper::{Action, Position};
+
+/// A win read from the endgame table, less the plies to reach it: proven (beyond
+/// `WIN_BOUND`), but below every win the search has seen to the end, whose length it knows.
+const TABLE_WIN: i32 = WIN - 500;
 
 const INF: i32 = WIN + 1;
 
@@ -78,6 +86,7 @@ pub struct Searcher {
     limits: Limits,
     aborted: bool,
     horizon: bool,
+    tables: Option<Arc<EndgameTable>>,
 }
 
 fn square(p: Option<tabula_grasshopper::Point>) -> usize {
@@ -112,7 +121,15 @@ impl Searcher {
             },
             aborted: false,
             horizon: false,
+            tables: None,
         }
+    }
+
+    /// The same searcher, reading exact values from `tables` wherever both sides have at
+    /// most its `k` checkers left: such a position is a leaf with a proven score.
+    pub fn with_tables(mut self, tables: Option<Arc<EndgameTable>>) -> Searcher {
+        self.tables = tables;
+        self
     }
 
     fn start(&mut self, limits: Limits) {
@@ -235,6 +252,13 @@ impl Searcher {
                 Some(w) if w == pos.turn() => WIN - ply as i32,
                 Some(_) => -(WIN - ply as i32),
                 None => 0,
+            };
+        }
+        if let Some(value) = self.tables.as_ref().and_then(|t| t.value(pos)) {
+            return match value {
+                Value::Win => TABLE_WIN - ply as i32,
+                Value::Draw => 0,
+                Value::Loss => -(TABLE_WIN - ply as i32),
             };
         }
         if depth == 0 {

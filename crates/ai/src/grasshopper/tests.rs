@@ -36,7 +36,8 @@ pub(super) fn agreement(
     positions: &[Position],
 ) -> (usize, usize, usize, usize, usize, usize) {
     let mut solver = Solver::new();
-    let mut bot = GrasshopperBot::new(level, 7);
+    // Without the cached endgame table: the test measures the search, on any machine.
+    let mut bot = GrasshopperBot::new(level, 7).with_tables(None);
     let (mut kept, mut winnable, mut won, mut critical, mut critical_kept) = (0, 0, 0, 0, 0);
     for pos in positions {
         let values = solver.action_values(pos);
@@ -200,4 +201,33 @@ fn strong_beats_random_and_easy() {
             );
         }
     }
+}
+
+#[test]
+fn with_the_endgame_table_strong_keeps_the_value_in_every_endgame_it_covers() {
+    let table =
+        std::sync::Arc::new(tabula_grasshopper::endgame::EndgameTable::build(3, |_| {}).unwrap());
+    let mut bot = GrasshopperBot::with_budget(Level::Strong, 1, Budget::Nodes(2_000))
+        .with_tables(Some(table.clone()));
+    let mut solver = Solver::new();
+    let mut critical = 0;
+    let endgames = sample_positions(4, 400, 77)
+        .into_iter()
+        .chain(sample_positions(6, 400, 78));
+    for pos in endgames {
+        if pos.remaining(tabula_core::Color::White) > 3
+            || pos.remaining(tabula_core::Color::Black) > 3
+        {
+            continue;
+        }
+        let values = solver.action_values(&pos);
+        let best = values.iter().map(|&(_, v)| v).max().unwrap();
+        let worst = values.iter().map(|&(_, v)| v).min().unwrap();
+        let a = bot.choose_in(&pos).unwrap();
+        let v = values.iter().find(|&&(b, _)| b == a).unwrap().1;
+        assert_eq!(v, best, "{a:?} gives up the value of {pos:?}");
+        assert_eq!(table.value(&pos), Some(best));
+        critical += usize::from(worst < best);
+    }
+    assert!(critical > 5, "{critical} critical positions (9 measured)");
 }

@@ -56,6 +56,11 @@ pub struct Config {
     pub scoring: Scoring,
     /// The most actions one game may take before the run fails.
     pub max_actions: u64,
+    /// The first this many actions of every game are drawn uniformly at random (by the
+    /// game's `random` bot, seeded from the game), then the two bots take over: the dice-free
+    /// games' searches are deterministic, so this is how their games vary. In duplicate
+    /// mode both games of a pair open alike.
+    pub opening_plies: u64,
 }
 
 impl Config {
@@ -71,6 +76,7 @@ impl Config {
             duplicate: false,
             scoring: Scoring::Points,
             max_actions: 100_000,
+            opening_plies: 0,
         }
     }
 }
@@ -245,6 +251,10 @@ fn play_one<G: Game>(
             black: second,
         }
     };
+    let mut opener = match config.opening_plies {
+        0 => None,
+        _ => Some(factory(Level::Random, derive(dice_seed, 3))?),
+    };
     let mut dice = ChaChaDice::new(dice_seed);
     let mut game = new_game();
     let (mut moves, mut actions, mut rolls) = (0u64, 0u64, 0u64);
@@ -294,7 +304,11 @@ fn play_one<G: Game>(
                 if actions >= config.max_actions {
                     return Err(too_long());
                 }
-                let action = bots[player]
+                let bot = match opener.as_mut() {
+                    Some(opener) if actions < config.opening_plies => opener,
+                    _ => &mut bots[player],
+                };
+                let action = bot
                     .choose(&game)
                     .ok_or(SelfplayError::NoAction { game: g, player })?;
                 game.apply(&action).map_err(|e| SelfplayError::Refused {
@@ -405,6 +419,47 @@ mod tests {
             &|| {},
         );
         assert_eq!(err, Err(SelfplayError::TooLong { game: 0, max: 3 }));
+    }
+
+    /// A bot that counts its decisions.
+    struct Counting<'a> {
+        inner: Box<dyn Bot<Grasshopper> + Send>,
+        count: &'a std::sync::atomic::AtomicU64,
+    }
+
+    impl Bot<Grasshopper> for Counting<'_> {
+        fn choose(&mut self, game: &Grasshopper) -> Option<tabula_grasshopper::Action> {
+            self.count
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.inner.choose(game)
+        }
+    }
+
+    #[test]
+    fn the_opening_plies_are_random_and_the_bots_play_the_rest() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static RANDOM: AtomicU64 = AtomicU64::new(0);
+        static BOTS: AtomicU64 = AtomicU64::new(0);
+        let checkers = Checkers::new(4).unwrap();
+        let factory =
+            |level: Level, seed: u64| -> Result<Box<dyn Bot<Grasshopper> + Send>, NoSuchBot> {
+                let count = if level == Level::Random {
+                    &RANDOM
+                } else {
+                    &BOTS
+                };
+                Ok(Box::new(Counting {
+                    inner: bots::grasshopper(level, seed)?,
+                    count,
+                }))
+            };
+        let mut config = Config::new(3, Level::Medium, Level::Medium, 5);
+        config.opening_plies = 4;
+        config.threads = Some(1);
+        let report = run(&config, || Grasshopper::new(checkers), &factory, &|| {}).unwrap();
+        let actions: u64 = report.games.iter().map(|g| g.result.actions).sum();
+        assert_eq!(RANDOM.load(Ordering::Relaxed), 3 * 4);
+        assert_eq!(BOTS.load(Ordering::Relaxed), actions - 3 * 4);
     }
 
     #[test]
