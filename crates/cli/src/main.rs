@@ -201,9 +201,17 @@ pub struct SolveArgs {
     /// solve stays exact but slows down.
     #[arg(long, value_name = "G")]
     pub max_table_gib: Option<f64>,
+    /// Solve this position (Grasshopper position text, see docs/notation.md) instead of a
+    /// game's start.
+    #[arg(long, value_name = "TEXT", conflicts_with = "checkers")]
+    pub position: Option<String>,
+    /// Read exact values from the largest cached endgame table (see --tables) wherever both
+    /// sides have at most its k checkers left.
+    #[arg(long)]
+    pub with_tables: bool,
     /// Build the endgame table of every position with at most K checkers a side left
     /// (1 to 8; 4 takes about 0.8 GB while it builds) and cache it for the bots.
-    #[arg(long, value_name = "K", conflicts_with_all = ["checkers", "max_table_gib"])]
+    #[arg(long, value_name = "K", conflicts_with_all = ["checkers", "max_table_gib", "position", "with_tables"])]
     pub tables: Option<u8>,
     /// --tables: worker threads (default: one per core).
     #[arg(long, value_name = "T", requires = "tables")]

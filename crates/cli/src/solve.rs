@@ -16,7 +16,9 @@ use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 use tabula_core::Color;
-use tabula_grasshopper::solver::{solve_start_with, Progress, SolveReport, DEFAULT_MAX_SLOTS};
+use tabula_grasshopper::notation::parse_position as parse_grasshopper;
+use tabula_grasshopper::solver::{solve_position, Progress, SolveReport, DEFAULT_MAX_SLOTS};
+use tabula_grasshopper::Position;
 
 /// Bytes a transposition table slot takes.
 const SLOT_BYTES: f64 = 8.0;
@@ -159,6 +161,57 @@ fn print(out: &mut dyn Write, r: &SolveReport, gib: Option<f64>, json: bool) -> 
     Ok(())
 }
 
+/// Prints a position's solution as text or JSON.
+fn print_position(out: &mut dyn Write, pos: &Position, r: &SolveReport, json: bool) -> Result<()> {
+    let mover = pos.turn();
+    if json {
+        let doc = serde_json::json!({
+            "game": "grasshopper",
+            "checkers": r.checkers.get(),
+            "to_move": mover.name(),
+            "value": match r.value {
+                tabula_grasshopper::solver::Value::Win => "win",
+                tabula_grasshopper::solver::Value::Draw => "draw",
+                tabula_grasshopper::solver::Value::Loss => "loss",
+            },
+            "winner": r.winner.map(Color::name),
+            "best_move": r.best_move.map(|a| a.to_string()),
+            "positions": r.positions,
+            "nodes": r.nodes,
+            "seconds": r.elapsed.as_secs_f64(),
+        });
+        writeln!(out, "{doc}")?;
+        return Ok(());
+    }
+    let words = match r.winner {
+        Some(w) => format!("{} wins", capitalised(w)),
+        None => "a draw".to_string(),
+    };
+    writeln!(
+        out,
+        "{} to move: {words} with best play.",
+        capitalised(mover)
+    )?;
+    if let Some(best) = r.best_move {
+        writeln!(out, "Best move: {best}")?;
+    }
+    writeln!(
+        out,
+        "Positions stored: {}; nodes searched: {}; time {:.2} s.",
+        thousands(r.positions),
+        thousands(r.nodes),
+        r.elapsed.as_secs_f64()
+    )?;
+    Ok(())
+}
+
+fn capitalised(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
 /// Runs the command.
 pub fn run(out: &mut dyn Write, args: &SolveArgs) -> Result<()> {
     if variant(&args.game)? != Variant::Grasshopper {
@@ -170,17 +223,41 @@ pub fn run(out: &mut dyn Write, args: &SolveArgs) -> Result<()> {
     if let Some(k) = args.tables {
         return crate::solve_tables::run(out, k, args);
     }
-    let Some(n) = args.checkers else {
-        return Err(bad_input(
-            "--checkers is required: only the small games can be solved \
-             (tabula solve grasshopper --checkers 4)",
-        ));
-    };
-    let checkers = grasshopper_checkers(Some(n))?;
     let max_slots = table_slots(args.max_table_gib)?;
-    let bar = progress_bar(checkers.get());
-    let report = solve_start_with(checkers, max_slots, |p| bar.set_message(progress_text(&p)));
+    let start = match (&args.position, args.checkers) {
+        (Some(text), _) => parse_grasshopper(text).map_err(|e| bad_input(e.to_string()))?,
+        (None, Some(n)) => Position::start(grasshopper_checkers(Some(n))?),
+        (None, None) => {
+            return Err(bad_input(
+                "--checkers or --position is required: only the small games can be solved \
+                 (tabula solve grasshopper --checkers 4)",
+            ))
+        }
+    };
+    if start.is_over() {
+        return Err(bad_input(
+            "the position is a finished game: there is nothing to solve",
+        ));
+    }
+    let tables = if args.with_tables {
+        let t = tabula_ai::grasshopper::tables::shared().ok_or_else(|| {
+            bad_input(
+                "--with-tables: no endgame table is cached \
+                 (build one with tabula solve grasshopper --tables 4)",
+            )
+        })?;
+        Some(t)
+    } else {
+        None
+    };
+    let bar = progress_bar(start.checkers().get());
+    let report = solve_position(&start, max_slots, tables.as_deref(), |p| {
+        bar.set_message(progress_text(&p))
+    });
     bar.finish_and_clear();
+    if args.position.is_some() {
+        return print_position(out, &start, &report, args.json);
+    }
     print(out, &report, args.max_table_gib, args.json)
 }
 

@@ -5,8 +5,15 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `tabula` with `args`, feeding `stdin`.
 pub fn tabula(args: &[&str], stdin: &str) -> Output {
+    // The bots never read a developer's cached endgame tables in these tests.
+    tabula_env(args, stdin, &[("TABULA_GRASSHOPPER_TABLES", "off")])
+}
+
+/// [`tabula`] with environment variables set.
+pub fn tabula_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

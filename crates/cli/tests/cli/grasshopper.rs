@@ -182,7 +182,14 @@ fn grasshopper_bad_input_exits_2_with_one_line() {
     );
     input_error(&["solve", "halma-grasshopper"]);
     let err = input_error(&["solve", "grasshopper"]);
-    assert!(err.contains("--checkers is required"), "{err}");
+    assert!(
+        err.contains("--checkers or --position is required"),
+        "{err}"
+    );
+    input_error(&["solve", "grasshopper", "--position", "not a position"]);
+    input_error(&["solve", "grasshopper", "--tables", "0"]);
+    input_error(&["solve", "grasshopper", "--tables", "9"]);
+    input_error(&["solve", "grasshopper", "--tables", "2", "--threads", "0"]);
     input_error(&["solve", "grasshopper", "--checkers", "5"]);
     input_error(&[
         "solve",
@@ -554,4 +561,77 @@ fn grasshopper_nonsense_input_never_breaks_the_session() {
             assert!(!stderr(&out).contains("panicked"));
         }
     }
+}
+
+#[test]
+fn grasshopper_endgame_tables_are_built_cached_and_read_by_solve() {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-tables-{}", std::process::id()));
+    let cache = dir.to_str().unwrap();
+    let env = [("TABULA_CACHE_DIR", cache)];
+    // No table cached yet: asking for one is the user's mistake.
+    let out = tabula_env(
+        &["solve", "grasshopper", "--checkers", "2", "--with-tables"],
+        "",
+        &env,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no endgame table is cached"),
+        "{}",
+        stderr(&out)
+    );
+    let out = tabula_env(
+        &["solve", "grasshopper", "--tables", "2", "--threads", "1"],
+        "",
+        &env,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("Grasshopper endgame table, at most 2 checkers a side: 310,149 states.\n"),
+        "{text}"
+    );
+    assert!(dir.join("grasshopper-endgame-k2.bin").exists());
+    // The whole two-checker game is in the table: the start is read, not searched.
+    let out = tabula_env(
+        &[
+            "solve",
+            "grasshopper",
+            "--checkers",
+            "2",
+            "--with-tables",
+            "--json",
+        ],
+        "",
+        &env,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["value"], "draw");
+    assert_eq!(doc["positions"], 0);
+    // A position: after in 6, in 1 (the N = 2 game), Black to move... solved both ways.
+    let after = stdout(&tabula(
+        &["moves", "grasshopper", "start", "--checkers", "2"],
+        "",
+    ));
+    let text = after
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .skip(3)
+        .collect::<Vec<_>>()
+        .join(" ");
+    for extra in [vec![], vec!["--with-tables"]] {
+        let mut args = vec!["solve", "grasshopper", "--position", text.as_str()];
+        args.extend(extra);
+        let out = tabula_env(&args, "", &env);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stdout(&out).starts_with("Black to move: a draw with best play.\n"),
+            "{}",
+            stdout(&out)
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

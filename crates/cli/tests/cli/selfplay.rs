@@ -223,3 +223,73 @@ fn selfplay_refuses_bad_levels_and_counts_with_exit_2() {
         "9",
     ]);
 }
+
+#[test]
+fn selfplay_varies_the_dice_free_openings_and_takes_a_node_budget() {
+    let args = |opening: &'static str| {
+        [
+            "grasshopper",
+            "--checkers",
+            "4",
+            "--games",
+            "6",
+            "--white",
+            "strong",
+            "--black",
+            "strong",
+            "--nodes",
+            "3000",
+            "--opening-plies",
+            opening,
+            "--seed",
+            "4",
+            "--json",
+        ]
+    };
+    let plain: serde_json::Value = serde_json::from_str(&selfplay(&args("0"))).unwrap();
+    let varied: serde_json::Value = serde_json::from_str(&selfplay(&args("4"))).unwrap();
+    assert_eq!(plain["opening_plies"], 0);
+    assert_eq!(varied["opening_plies"], 4);
+    assert!(
+        varied["kind"]
+            .as_str()
+            .unwrap()
+            .contains("3,000 nodes a decision"),
+        "{varied}"
+    );
+    let text = selfplay(&args("4")[..15]);
+    assert!(
+        text.contains("6 games, the first 4 actions at random, seed 4."),
+        "{text}"
+    );
+    for bad in [
+        vec![
+            "grasshopper",
+            "--games",
+            "2",
+            "--white",
+            "strong",
+            "--black",
+            "strong",
+            "--nodes",
+            "0",
+        ],
+        vec![
+            "backgammon",
+            "--games",
+            "2",
+            "--white",
+            "strong",
+            "--black",
+            "strong",
+            "--nodes",
+            "9",
+        ],
+    ] {
+        let mut argv = vec!["selfplay"];
+        argv.extend(bad);
+        let out = tabula(&argv, "");
+        assert_eq!(out.status.code(), Some(2), "{argv:?}");
+        assert!(stderr(&out).contains("--nodes"), "{}", stderr(&out));
+    }
+}

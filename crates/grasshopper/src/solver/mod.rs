@@ -11,6 +11,7 @@
 mod key;
 mod table;
 
+use crate::endgame::EndgameTable;
 use crate::{Action, Checkers, Position};
 use std::time::{Duration, Instant};
 use table::{Bounds, Table};
@@ -62,7 +63,7 @@ pub struct Progress {
 pub struct SolveReport {
     /// Checkers per player.
     pub checkers: Checkers,
-    /// The start's value for White, who moves first.
+    /// The value for the side to move in the position solved (White at a game's start).
     pub value: Value,
     /// The winner under best play; `None` for a draw.
     pub winner: Option<Color>,
@@ -95,6 +96,7 @@ const PROGRESS_EVERY: u64 = 1 << 20;
 /// game quickly.
 pub struct Solver<'a> {
     table: Table,
+    endgame: Option<&'a EndgameTable>,
     nodes: u64,
     started: Instant,
     progress: Option<Box<dyn FnMut(Progress) + 'a>>,
@@ -116,10 +118,18 @@ impl<'a> Solver<'a> {
     pub fn with_max_slots(max_slots: usize) -> Solver<'a> {
         Solver {
             table: Table::new(16, max_slots),
+            endgame: None,
             nodes: 0,
             started: Instant::now(),
             progress: None,
         }
+    }
+
+    /// Reads the exact value of every position with at most the table's `k` checkers a side
+    /// from `table` instead of searching below it.
+    pub fn with_endgame(mut self, table: &'a EndgameTable) -> Solver<'a> {
+        self.endgame = Some(table);
+        self
     }
 
     /// Calls `f` about every million nodes searched.
@@ -187,6 +197,13 @@ impl<'a> Solver<'a> {
         }
         if pos.both_empty() {
             return 0;
+        }
+        if let Some(v) = self.endgame.and_then(|t| t.value(pos)) {
+            return match v {
+                Value::Loss => -1,
+                Value::Draw => 0,
+                Value::Win => 1,
+            };
         }
         let moves = pos.moves();
         if moves.is_empty() {
@@ -291,12 +308,26 @@ pub fn solve_start_with(
     max_slots: usize,
     progress: impl FnMut(Progress),
 ) -> SolveReport {
+    solve_position(&Position::start(checkers), max_slots, None, progress)
+}
+
+/// Solves any position, with a table limit of `max_slots` slots and, when given, an endgame
+/// table for exact leaves: what `tabula solve grasshopper --position` runs.
+pub fn solve_position(
+    start: &Position,
+    max_slots: usize,
+    endgame: Option<&EndgameTable>,
+    progress: impl FnMut(Progress),
+) -> SolveReport {
     let started = Instant::now();
-    let start = Position::start(checkers);
+    let checkers = start.checkers();
     let mut solver = Solver::with_max_slots(max_slots);
+    if let Some(t) = endgame {
+        solver = solver.with_endgame(t);
+    }
     solver.on_progress(progress);
-    let value = solver.solve(&start);
-    let best_move = solver.best_move(&start);
+    let value = solver.solve(start);
+    let best_move = solver.best_move(start);
     SolveReport {
         checkers,
         value,
