@@ -6,7 +6,9 @@
 //! position's value is from the side to move; a bear-off by the player who scored last wins
 //! at once and is tried first. Positions without a move are not stored: their value is a draw
 //! after a pass, else the opponent's after passing. [`Solver::best_move`] finds, in any
-//! position, an action that keeps its value, so the solver is also a perfect player.
+//! position, an action that keeps its value, so the solver is also a perfect player. Given an
+//! endgame table ([`Solver::with_endgame`]), it reads the value of every position the table
+//! covers instead of searching below it.
 
 mod key;
 mod table;
