@@ -31,8 +31,9 @@ use tabula_core::{Game, Status};
 use tabula_grasshopper::endgame::EndgameTable;
 use tabula_grasshopper::{Action, Grasshopper, Position};
 
-/// The node budget of `strong` per decision: 0.64 s on average on the 2-core development
-/// machine with the other core busy (release build, `docs/bots.md`), inside the 1 s target. It was 1,500,000 until the
+/// The node budget of `strong` per decision: 0.46 s on the idle 2-core development machine,
+/// 0.61-0.64 s with the other core busy (release build, `docs/bots.md`), inside the 1 s
+/// target. It was 1,500,000 until the
 /// budget was measured to pay (`OLD_STRONG_NODES`).
 pub const STRONG_NODES: u64 = 4_000_000;
 /// The budget `strong` had before the endgame tables and the larger budget, kept to measure
