@@ -262,30 +262,10 @@ fn selfplay_varies_the_dice_free_openings_and_takes_a_node_budget() {
         text.contains("6 games, the first 4 actions at random, seed 4."),
         "{text}"
     );
-    for bad in [
-        vec![
-            "grasshopper",
-            "--games",
-            "2",
-            "--white",
-            "strong",
-            "--black",
-            "strong",
-            "--nodes",
-            "0",
-        ],
-        vec![
-            "backgammon",
-            "--games",
-            "2",
-            "--white",
-            "strong",
-            "--black",
-            "strong",
-            "--nodes",
-            "9",
-        ],
-    ] {
+    for (game, nodes) in [("grasshopper", "0"), ("backgammon", "9")] {
+        let bad = [
+            game, "--games", "2", "--white", "strong", "--black", "strong", "--nodes", nodes,
+        ];
         let mut argv = vec!["selfplay"];
         argv.extend(bad);
         let out = tabula(&argv, "");

@@ -120,6 +120,12 @@ fn a_stored_table_reads_back_and_damage_is_refused() {
         EndgameTable::from_bytes(short),
         Err(TableError::Length { k: 2, .. })
     ));
+    let mut bad_k = bytes.clone();
+    bad_k[8] = MAX_K + 1;
+    assert_eq!(
+        EndgameTable::from_bytes(&bad_k).unwrap_err(),
+        TableError::K(MAX_K + 1)
+    );
     assert_eq!(
         EndgameTable::build(0, |_| {}).unwrap_err(),
         TableError::BadK(0)
