@@ -6,6 +6,8 @@
 //!   lambda-return;
 //! - [`supervised`]: refinement generations, the nets fitted to their own 1-ply answers on
 //!   positions from their self-play;
+//! - [`label`]: positions from exploring self-play labelled by the nets' n-ply chances, in
+//!   checksummed chunk files (expert iteration);
 //! - [`measure`]: cubeless duplicate-dice matches between evaluators, the learning curve's
 //!   yardstick;
 //! - [`nf_td`] and [`nf_measure`]: the same TD(lambda) self-play and yardstick for the
@@ -14,6 +16,7 @@
 //! Everything is seeded: the same seed, batch size and game count give the same weights on
 //! any number of threads (games are reduced in order).
 
+pub mod label;
 pub mod measure;
 pub mod nf_measure;
 pub mod nf_td;

@@ -7,6 +7,7 @@
 //!   optionally the hand-crafted [`features`];
 //! - [`net`]: one perceptron (one hidden layer of sigmoids, five sigmoid outputs), its sparse
 //!   forward pass and the gradient the trainer needs;
+//! - [`simd`]: the forward pass in AVX2/FMA intrinsics, chosen at run time;
 //! - [`file`]: the weights file, a small versioned and checksummed format of our own;
 //! - [`NeuralEvaluator`]: the [`Evaluator`] on top.
 
@@ -14,6 +15,7 @@ pub mod encode;
 pub mod features;
 pub mod file;
 pub mod net;
+pub mod simd;
 
 use super::bearoff::BearoffDb;
 use super::eval::{finished, Evaluator, Probabilities};

@@ -2,8 +2,10 @@
 //! win gammon, win backgammon, lose gammon, lose backgammon, for the player on roll).
 //!
 //! The first layer is stored input-major (`w1[i * hidden + j]`), so a non-zero input adds one
-//! contiguous row to the hidden sums; the loops run over fixed-width chunks that the compiler
-//! turns into SIMD adds and multiplies on every target, without `unsafe`.
+//! contiguous row to the hidden sums. [`Net::forward`] runs the explicit SIMD kernel of
+//! [`super::simd`] where the processor has one; [`Net::forward_scalar`] is the portable path
+//! (fixed-width chunks that the compiler vectorises on every target, without `unsafe`), which
+//! the trainer's gradient shares.
 
 use super::encode::{Inputs, INPUTS};
 use rand::{Rng, SeedableRng};
@@ -160,8 +162,15 @@ impl Net {
         out
     }
 
-    /// The five outputs for `inputs`.
+    /// The five outputs for `inputs`, on the fastest kernel this processor has
+    /// ([`super::simd::kernel`]).
+    #[inline]
     pub fn forward(&self, inputs: &Inputs) -> [f32; OUTPUTS] {
+        super::simd::forward_with(self, inputs, super::simd::kernel())
+    }
+
+    /// The five outputs for `inputs` on the portable path.
+    pub fn forward_scalar(&self, inputs: &Inputs) -> [f32; OUTPUTS] {
         let mut buf = [0.0f32; 256];
         if self.hidden <= buf.len() {
             let h = &mut buf[..self.hidden];

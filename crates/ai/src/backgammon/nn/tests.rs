@@ -217,3 +217,46 @@ fn a_refinement_generation_fits_the_nets_to_their_one_ply_answers() {
     assert!(last.loss >= last.floor - 1e-6);
     assert!(supervised::equity_error(&nets, &examples) < error);
 }
+
+/// Positions of random play, contact and race, seen from the player on roll.
+fn random_positions(n: usize, seed: u64) -> Vec<Position> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut gen = tabula_tables::MoveGen::new();
+    let mut out = Vec::new();
+    let mut pos = Position::START;
+    while out.len() < n {
+        if pos.mover_off() == 15 || pos.opponent_off() == 15 {
+            pos = Position::START;
+        }
+        out.push(pos);
+        let dice = tabula_core::Dice::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).unwrap();
+        let plays = gen.positions(&pos, dice);
+        if !plays.is_empty() {
+            pos = plays[rng.gen_range(0..plays.len())];
+        }
+        pos = pos.flip();
+    }
+    out
+}
+
+#[test]
+fn simd_forward_equals_the_scalar_path() {
+    use super::simd::{forward_with, Kernel};
+    let nets = NeuralEvaluator::shipped();
+    // The shipped nets, and a wider random one (several register blocks, a part block).
+    let wide = Net::random(200, 5);
+    let mut worst = 0.0f32;
+    for pos in random_positions(3_000, 9) {
+        let mut inputs = Inputs::new();
+        encode(&pos, &mut inputs);
+        for net in [&nets.contact, &nets.race, &wide] {
+            let scalar = net.forward_scalar(&inputs);
+            let simd = forward_with(net, &inputs, Kernel::Avx2);
+            for (a, b) in scalar.iter().zip(simd) {
+                worst = worst.max((a - b).abs());
+            }
+        }
+    }
+    assert!(worst <= 1e-6, "largest difference {worst}");
+}

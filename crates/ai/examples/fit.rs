@@ -1,0 +1,176 @@
+//! Fits backgammon nets to labelled positions (expert iteration's training step): reads the
+//! chunks `label` wrote, holds out every twentieth chunk, and runs passes of SGD on the
+//! cross-entropy from a starting weights file, the step shrinking pass by pass; after each
+//! pass it reports the held-out loss and equity error and keeps the best pass's weights.
+//!
+//! ```text
+//! cargo run --release -p tabula-ai --example fit -- --labels labels/gen1 \
+//!     --from crates/ai/weights/backgammon.tnn --out gen1.tnn --epochs 8 --alpha 0.003
+//! ```
+//!
+//! `--contact-hidden` larger than the starting net's widens it first: the new hidden units
+//! get small random input weights and zero output weights, so the widened net starts as the
+//! same function.
+
+use clap::Parser;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use tabula_ai::backgammon::nn::file::{self, Weights};
+use tabula_ai::backgammon::nn::net::{Net, OUTPUTS};
+use tabula_ai::backgammon::nn::{NeuralEvaluator, Phase};
+use tabula_ai::train::label;
+use tabula_ai::train::supervised::{self, Example};
+
+#[derive(Parser)]
+struct Args {
+    /// Folders of label chunks (repeatable).
+    #[arg(long, required = true)]
+    labels: Vec<PathBuf>,
+    /// The weights to start from.
+    #[arg(long)]
+    from: PathBuf,
+    /// The fitted weights (the best pass by held-out equity error).
+    #[arg(long)]
+    out: PathBuf,
+    /// Passes over the training examples.
+    #[arg(long, default_value_t = 8)]
+    epochs: usize,
+    /// The first pass's SGD step per example.
+    #[arg(long, default_value_t = 0.003)]
+    alpha: f32,
+    /// The step's factor from one pass to the next.
+    #[arg(long, default_value_t = 0.8)]
+    decay: f32,
+    /// Widen the contact net to this many hidden units first (0: keep).
+    #[arg(long, default_value_t = 0)]
+    contact_hidden: usize,
+    /// The run's seed (shuffling, widening).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The net widened to `hidden` units with the same outputs as before.
+fn widen(net: &Net, hidden: usize, seed: u64) -> Net {
+    let old = net.hidden;
+    let inputs = net.inputs();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut w1 = vec![0.0f32; inputs * hidden];
+    for i in 0..inputs {
+        for j in 0..hidden {
+            w1[i * hidden + j] = if j < old {
+                net.w1[i * old + j]
+            } else {
+                (rng.gen::<f32>() * 2.0 - 1.0) * 0.1
+            };
+        }
+    }
+    let mut b1 = net.b1.clone();
+    b1.resize(hidden, 0.0);
+    let mut w2 = vec![0.0f32; OUTPUTS * hidden];
+    for k in 0..OUTPUTS {
+        w2[k * hidden..k * hidden + old].copy_from_slice(&net.w2[k * old..(k + 1) * old]);
+    }
+    Net::with_inputs(inputs, hidden, w1, b1, w2, net.b2).expect("a widened net keeps its shape")
+}
+
+fn save(path: &Path, nets: &NeuralEvaluator, info: String) -> std::io::Result<()> {
+    let bytes = file::write(&Weights {
+        info,
+        nets: vec![
+            ("contact".to_string(), nets.contact.clone()),
+            ("race".to_string(), nets.race.clone()),
+        ],
+    })
+    .map_err(std::io::Error::other)?;
+    let tmp = path.with_extension("tnn.tmp");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(tmp, path)
+}
+
+fn load(dirs: &[PathBuf]) -> Result<(Vec<Example>, Vec<Example>), Box<dyn std::error::Error>> {
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for dir in dirs {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "tlb"))
+            .collect();
+        paths.sort();
+        for (k, p) in paths.iter().enumerate() {
+            let records = label::read_chunk(&std::fs::read(p)?)
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+            let into = if k % 20 == 19 { &mut held } else { &mut train };
+            into.extend(records.into_iter().map(|r| Example {
+                position: r.position,
+                target: r.target,
+            }));
+        }
+    }
+    Ok((train, held))
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    let start_bytes = std::fs::read(&args.from)?;
+    let mut nets = NeuralEvaluator::from_bytes(&start_bytes)?;
+    let start_info = file::read(&start_bytes)?.info;
+    if args.contact_hidden > nets.contact.hidden {
+        nets.contact = widen(&nets.contact, args.contact_hidden, args.seed);
+    }
+    let (train, held) = load(&args.labels)?;
+    let contact = train
+        .iter()
+        .filter(|e| Phase::of(&e.position) == Phase::Contact)
+        .count();
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(args.out.with_extension("log"))?;
+    let mut say = |line: String| -> std::io::Result<()> {
+        println!("{line}");
+        writeln!(log, "{line}")
+    };
+    say(format!(
+        "fit {} training examples ({contact} contact), {} held out, from {}",
+        train.len(),
+        held.len(),
+        args.from.display()
+    ))?;
+    let mut best = supervised::equity_error(&nets, &held);
+    say(format!("start: held-out equity error {best:.4}"))?;
+    let mut alpha = args.alpha;
+    for epoch in 1..=args.epochs {
+        let started = std::time::Instant::now();
+        let report = supervised::fit(&mut nets, &train, 1, alpha, args.seed + epoch as u64);
+        let err = supervised::equity_error(&nets, &held);
+        say(format!(
+            "pass {epoch}: alpha {alpha:.5} training loss {:.4} (floor {:.4}) held-out equity \
+             error {err:.4} ({:.0} s)",
+            report.loss,
+            report.floor,
+            started.elapsed().as_secs_f64()
+        ))?;
+        if err < best {
+            best = err;
+            let labels: Vec<String> = args
+                .labels
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            let info = format!(
+                "method=fit labels={} passes={epoch} alpha={} decay={} contact_hidden={} seed={} \
+                 held_out_error={err:.4} from=[{start_info}]",
+                labels.join(","),
+                args.alpha,
+                args.decay,
+                nets.contact.hidden,
+                args.seed
+            );
+            save(&args.out, &nets, info)?;
+        }
+        alpha *= args.decay;
+    }
+    say(format!("best held-out equity error {best:.4}"))?;
+    Ok(())
+}

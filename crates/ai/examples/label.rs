@@ -1,0 +1,128 @@
+//! Labels positions for expert iteration (`tabula_ai::train::label`): chunk after chunk of
+//! positions from the nets' exploring self-play, each with the nets' n-ply chances, written
+//! to `<out>/chunk-NNNNNN.tlb`. A manifest (`<out>/manifest.txt`) records the nets (their
+//! SHA-256), the depth and the sampling settings; a later run with other settings into the
+//! same folder is refused, and the same command resumes by making the chunks still missing.
+//!
+//! ```text
+//! cargo run --release -p tabula-ai --example label -- --out labels/gen1 --chunks 400 \
+//!     --plies 2 --threads 1
+//! ```
+
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use tabula_ai::backgammon::NeuralEvaluator;
+use tabula_ai::train::label::{self, Labelled, SampleConfig};
+use tabula_tables::MoveGen;
+
+#[derive(Parser)]
+struct Args {
+    /// The nets that sample and label (a `.tnn` file); the shipped nets when left out.
+    #[arg(long)]
+    nets: Option<PathBuf>,
+    /// The folder of chunks and the manifest.
+    #[arg(long)]
+    out: PathBuf,
+    /// Chunks to reach in all (indices 0..chunks).
+    #[arg(long, default_value_t = 100)]
+    chunks: u64,
+    /// Depth of the labels in plies.
+    #[arg(long, default_value_t = 2)]
+    plies: u32,
+    /// Positions per chunk.
+    #[arg(long, default_value_t = 250)]
+    per_chunk: usize,
+    /// Share of the positions met that is kept.
+    #[arg(long, default_value_t = 0.2)]
+    keep: f64,
+    /// Chance that a play explores.
+    #[arg(long, default_value_t = 0.15)]
+    explore: f64,
+    /// The run's seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+fn chunk_path(dir: &Path, index: u64) -> PathBuf {
+    dir.join(format!("chunk-{index:06}.tlb"))
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    let (nets, nets_bytes): (NeuralEvaluator, Vec<u8>) = match &args.nets {
+        Some(p) => {
+            let bytes = std::fs::read(p)?;
+            (NeuralEvaluator::from_bytes(&bytes)?, bytes)
+        }
+        None => (NeuralEvaluator::shipped().clone(), Vec::new()),
+    };
+    let nets_id = if nets_bytes.is_empty() {
+        let shipped = include_bytes!("../weights/backgammon.tnn");
+        format!("shipped sha256={:x}", Sha256::digest(shipped))
+    } else {
+        format!("sha256={:x}", Sha256::digest(&nets_bytes))
+    };
+    let cfg = SampleConfig {
+        per_chunk: args.per_chunk,
+        keep: args.keep,
+        explore: args.explore,
+        seed: args.seed,
+        ..SampleConfig::default()
+    };
+    let manifest = format!(
+        "tabula label chunks\nnets: {nets_id}\nplies: {}\nper_chunk: {}\nkeep: {}\n\
+         explore: {}\nexplore_top: {}\nseed: {}\n",
+        args.plies, cfg.per_chunk, cfg.keep, cfg.explore, cfg.explore_top, cfg.seed
+    );
+    std::fs::create_dir_all(&args.out)?;
+    let manifest_path = args.out.join("manifest.txt");
+    match std::fs::read_to_string(&manifest_path) {
+        Ok(old) if old != manifest => {
+            return Err(format!(
+                "{} was labelled with other settings:\n{old}",
+                args.out.display()
+            )
+            .into())
+        }
+        Ok(_) => {}
+        Err(_) => std::fs::write(&manifest_path, &manifest)?,
+    }
+    let missing: Vec<u64> = (0..args.chunks)
+        .filter(|&c| !chunk_path(&args.out, c).exists())
+        .collect();
+    let bar = ProgressBar::new(args.chunks);
+    bar.set_style(ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:30}] {pos}/{len} chunks ({eta} left)",
+    )?);
+    bar.set_position(args.chunks - missing.len() as u64);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()?;
+    pool.install(|| {
+        missing.par_iter().try_for_each(|&c| {
+            let positions = label::sample_chunk(&nets, &cfg, c);
+            let mut gen = MoveGen::new();
+            let records: Vec<Labelled> = positions
+                .into_iter()
+                .map(|position| Labelled {
+                    position,
+                    target: label::label_position(&nets, &mut gen, &position, args.plies),
+                })
+                .collect();
+            let path = chunk_path(&args.out, c);
+            let tmp = path.with_extension("tmp");
+            std::fs::write(&tmp, label::write_chunk(&records))?;
+            std::fs::rename(&tmp, &path)?;
+            bar.inc(1);
+            Ok::<(), std::io::Error>(())
+        })
+    })?;
+    bar.finish();
+    Ok(())
+}

@@ -1,0 +1,253 @@
+//! Labelled positions for expert iteration: positions sampled from the current nets' play,
+//! each with the cubeless chances a deeper search of the same nets gives it (n-ply, as
+//! `study::nply` counts plies), stored in chunks that a long run writes one by one and
+//! resumes after.
+//!
+//! **Sampling** ([`sample_chunk`]): games of 0-ply self-play by the nets in which each play
+//! is, with probability [`SampleConfig::explore`], a random one of the best
+//! [`SampleConfig::explore_top`] at 0-ply instead of the best (so the games leave the nets'
+//! favourite paths and reach the holding games, primes and back games the nets misjudge),
+//! each position a net answers (not finished, not in the bear-off database) kept with
+//! probability [`SampleConfig::keep`]. A chunk is seeded by its index alone, so chunks can
+//! be made in any order, on any number of threads, and the same index gives the same chunk.
+//!
+//! **Labels** ([`label_position`]): the n-ply chances of the player on roll.
+//!
+//! **Chunk files** ([`write_chunk`], [`read_chunk`]): a magic, the record count, then per
+//! record the position's 26 signed pip counts and the five chances as little-endian `f32`,
+//! and a SHA-256 of everything before it; a damaged or truncated file is refused.
+
+use super::td::to_array;
+use crate::backgammon::nn::net::OUTPUTS;
+use crate::backgammon::nn::NeuralEvaluator;
+use crate::backgammon::Evaluator;
+use crate::study::nply;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sha2::{Digest, Sha256};
+use tabula_core::{Dice, Die};
+use tabula_tables::{MoveGen, Position, CHECKERS};
+
+/// The first bytes of a chunk file.
+const MAGIC: &[u8; 8] = b"TLABEL01";
+/// Bytes of one record: 26 pip counts and five `f32`.
+const RECORD: usize = 26 + 4 * OUTPUTS;
+
+/// How positions are sampled.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SampleConfig {
+    /// Positions per chunk.
+    pub per_chunk: usize,
+    /// The share of the positions met that is kept.
+    pub keep: f64,
+    /// The chance that a play is a random one of the best few rather than the best.
+    pub explore: f64,
+    /// How many of the best plays an exploring play is drawn from.
+    pub explore_top: usize,
+    /// The run's seed; chunk `c` is seeded by `(seed, c)`.
+    pub seed: u64,
+}
+
+impl Default for SampleConfig {
+    fn default() -> SampleConfig {
+        SampleConfig {
+            per_chunk: 250,
+            keep: 0.2,
+            explore: 0.15,
+            explore_top: 4,
+            seed: 1,
+        }
+    }
+}
+
+/// One labelled position.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Labelled {
+    /// The position, seen from the player on roll.
+    pub position: Position,
+    /// That player's cubeless chances: win, win gammon, win backgammon, lose gammon, lose
+    /// backgammon.
+    pub target: [f32; OUTPUTS],
+}
+
+/// Why a chunk file is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ChunkError {
+    /// Not a chunk file, or cut short.
+    #[error("not a label chunk, or cut short")]
+    Format,
+    /// The checksum does not match.
+    #[error("the chunk's checksum does not match its contents")]
+    Checksum,
+    /// A record holds no legal position or a chance outside 0..=1.
+    #[error("record {0} holds no legal position or chances")]
+    Record(usize),
+}
+
+fn random_roll(rng: &mut ChaCha8Rng) -> Dice {
+    let die = |rng: &mut ChaCha8Rng| Die::new(rng.gen_range(1..=6)).expect("1..=6 is a die");
+    Dice::from_values(die(rng), die(rng))
+}
+
+/// The positions of chunk `index`: [`SampleConfig::per_chunk`] positions from exploring
+/// self-play of `nets` (module docs), in the order met.
+pub fn sample_chunk(nets: &NeuralEvaluator, cfg: &SampleConfig, index: u64) -> Vec<Position> {
+    let mut rng = ChaCha8Rng::seed_from_u64(
+        cfg.seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03))
+            ^ 0x5EED,
+    );
+    let mut gen = MoveGen::new();
+    let mut kept = Vec::with_capacity(cfg.per_chunk);
+    let mut pos = Position::START;
+    let mut scored: Vec<(f32, Position)> = Vec::new();
+    while kept.len() < cfg.per_chunk {
+        if pos.mover_off() == CHECKERS || pos.opponent_off() == CHECKERS {
+            pos = Position::START;
+        }
+        if NeuralEvaluator::exact(&pos).is_none() && rng.gen_bool(cfg.keep) {
+            kept.push(pos);
+        }
+        let dice = random_roll(&mut rng);
+        scored.clear();
+        scored.extend(
+            gen.positions(&pos, dice)
+                .iter()
+                .map(|c| (nets.evaluate(&c.flip()).equity(), *c)),
+        );
+        if scored.is_empty() {
+            pos = pos.flip();
+            continue;
+        }
+        // The opponent's equity after each play: lowest is best for the mover.
+        scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let pick = if rng.gen_bool(cfg.explore) {
+            rng.gen_range(0..scored.len().min(cfg.explore_top.max(1)))
+        } else {
+            0
+        };
+        pos = scored[pick].1.flip();
+    }
+    kept
+}
+
+/// The `plies`-ply cubeless chances of the player on roll in `pos`, by `nets`, as a target
+/// (clamped to `[0, 1]`: a weighted mean can round a hair past 1).
+pub fn label_position(
+    nets: &NeuralEvaluator,
+    gen: &mut MoveGen,
+    pos: &Position,
+    plies: u32,
+) -> [f32; OUTPUTS] {
+    to_array(&nply::chances(nets, gen, pos, plies)).map(|p| p.clamp(0.0, 1.0))
+}
+
+/// The bytes of a chunk file holding `records`.
+pub fn write_chunk(records: &[Labelled]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(8 + 8 + records.len() * RECORD + 32);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(records.len() as u64).to_le_bytes());
+    for r in records {
+        out.extend(r.position.pips().iter().map(|&p| p as u8));
+        for t in r.target {
+            out.extend_from_slice(&t.to_le_bytes());
+        }
+    }
+    let digest = Sha256::digest(&out);
+    out.extend_from_slice(&digest);
+    out
+}
+
+/// The records of a chunk file's bytes, checked.
+pub fn read_chunk(bytes: &[u8]) -> Result<Vec<Labelled>, ChunkError> {
+    if bytes.len() < 8 + 8 + 32 || &bytes[..8] != MAGIC {
+        return Err(ChunkError::Format);
+    }
+    let (body, digest) = bytes.split_at(bytes.len() - 32);
+    let count = u64::from_le_bytes(body[8..16].try_into().expect("8 bytes"));
+    let count = usize::try_from(count).map_err(|_| ChunkError::Format)?;
+    if count.checked_mul(RECORD).and_then(|n| n.checked_add(16)) != Some(body.len()) {
+        return Err(ChunkError::Format);
+    }
+    if Sha256::digest(body).as_slice() != digest {
+        return Err(ChunkError::Checksum);
+    }
+    body[16..]
+        .chunks_exact(RECORD)
+        .enumerate()
+        .map(|(i, rec)| {
+            let mut pips = [0i8; 26];
+            for (p, &b) in pips.iter_mut().zip(&rec[..26]) {
+                *p = b as i8;
+            }
+            let position = Position::from_parts(pips, 0).map_err(|_| ChunkError::Record(i))?;
+            let mut target = [0.0f32; OUTPUTS];
+            for (k, t) in target.iter_mut().enumerate() {
+                let at = 26 + 4 * k;
+                *t = f32::from_le_bytes(rec[at..at + 4].try_into().expect("4 bytes"));
+            }
+            if target.iter().any(|t| !(0.0..=1.0).contains(t)) {
+                return Err(ChunkError::Record(i));
+            }
+            Ok(Labelled { position, target })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> SampleConfig {
+        SampleConfig {
+            per_chunk: 12,
+            ..SampleConfig::default()
+        }
+    }
+
+    #[test]
+    fn a_chunk_is_the_same_for_the_same_index_and_differs_for_another() {
+        let nets = NeuralEvaluator::shipped();
+        let a = sample_chunk(nets, &tiny(), 3);
+        assert_eq!(a.len(), 12);
+        assert_eq!(a, sample_chunk(nets, &tiny(), 3));
+        assert_ne!(a, sample_chunk(nets, &tiny(), 4));
+        assert!(a.iter().all(|p| NeuralEvaluator::exact(p).is_none()));
+    }
+
+    #[test]
+    fn chunk_files_round_trip_and_refuse_damage() {
+        let nets = NeuralEvaluator::shipped();
+        let mut gen = MoveGen::new();
+        let records: Vec<Labelled> = sample_chunk(nets, &tiny(), 1)
+            .into_iter()
+            .map(|position| Labelled {
+                position,
+                target: label_position(nets, &mut gen, &position, 1),
+            })
+            .collect();
+        let bytes = write_chunk(&records);
+        assert_eq!(read_chunk(&bytes).unwrap(), records);
+        let mut bad = bytes.clone();
+        bad[20] ^= 1;
+        assert!(matches!(read_chunk(&bad), Err(ChunkError::Checksum)));
+        assert!(matches!(
+            read_chunk(&bytes[..bytes.len() - 1]),
+            Err(ChunkError::Format)
+        ));
+    }
+
+    #[test]
+    fn a_one_ply_label_is_the_mean_of_the_replies() {
+        let nets = NeuralEvaluator::shipped();
+        let pos = Position::START;
+        let t = label_position(nets, &mut MoveGen::new(), &pos, 1);
+        let direct = to_array(&nply::chances(nets, &mut MoveGen::new(), &pos, 1));
+        for (a, b) in t.iter().zip(direct) {
+            assert!((a - b.clamp(0.0, 1.0)).abs() < 1e-6);
+        }
+        // The start is close to even for the player on roll.
+        assert!((0.4..0.6).contains(&t[0]), "{t:?}");
+    }
+}
