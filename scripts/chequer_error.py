@@ -99,7 +99,7 @@ def main():
     ap.add_argument(
         "--players",
         default="strong/neural,medium/neural,strong/heuristic",
-        help="level/eval pairs, comma-separated",
+        help="level/eval pairs or analysis:PLIES[:KEEP:WITHIN:AT_LEAST], comma-separated",
     )
     ap.add_argument(
         "--weights", help="a .tnn file for the neural players instead of the shipped nets"
@@ -109,8 +109,17 @@ def main():
     decisions = positions(args.decisions, rng)
     players = {}
     for spec in args.players.split(","):
+        weights = ["--weights", args.weights] if args.weights else []
+        if spec.startswith("analysis:"):
+            # analysis:PLIES[:KEEP:WITHIN:AT_LEAST]: the analysis' best play at that depth
+            # with that move filter (decide.rs's defaults otherwise).
+            parts = spec.split(":")[1:]
+            names = ["--plies", "--keep", "--within", "--at-least"]
+            flags = [x for pair in zip(names, parts) for x in pair]
+            players[spec] = Player(flags + weights)
+            continue
         level, ev = spec.split("/")
-        extra = ["--weights", args.weights] if args.weights and ev == "neural" else []
+        extra = weights if ev == "neural" else []
         players[spec] = Player(["--level", level, "--eval", ev] + extra)
     errors = {name: 0.0 for name in ["gnubg 0-ply"] + list(players)}
     for board, d1, d2 in decisions:

@@ -8,13 +8,19 @@
 //!
 //! ```text
 //! cargo run --release -p tabula-ai --example decide -- --level strong --eval neural
+//! cargo run --release -p tabula-ai --example decide -- --plies 3      # the analysis at 3-ply
 //! ```
+//!
+//! With `--plies` the play is the analysis' first choice (`study::nply::rank_plays`, cubeless,
+//! the move filter of `--keep`, `--within` and `--at-least`) rather than a bot's.
 
 use clap::Parser;
 use std::io::{BufRead, Write};
 use tabula_ai::backgammon::{BackgammonBot, EvalKind, NeuralEvaluator};
+use tabula_ai::study::nply::{self, Filter};
 use tabula_ai::Level;
 use tabula_core::Dice;
+use tabula_tables::MoveGen;
 use tabula_tables::Position;
 
 #[derive(Parser)]
@@ -31,6 +37,18 @@ struct Args {
     /// The bot's seed (the easy level's noise).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Play the analysis' best play at this many plies instead of a bot's choice.
+    #[arg(long)]
+    plies: Option<u32>,
+    /// The analysis' move filter: at most this many plays searched deeper...
+    #[arg(long, default_value_t = Filter::default().keep)]
+    keep: usize,
+    /// ...within this of the best at 0-ply...
+    #[arg(long, default_value_t = Filter::default().within)]
+    within: f32,
+    /// ...and the best this many always.
+    #[arg(long, default_value_t = Filter::default().at_least)]
+    at_least: usize,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -40,13 +58,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "heuristic" => EvalKind::Heuristic,
         other => return Err(format!("--eval is neural or heuristic, not {other:?}").into()),
     };
-    let mut bot = match (&args.weights, kind) {
-        (Some(path), EvalKind::Neural) => {
-            let nets = NeuralEvaluator::from_bytes(&std::fs::read(path)?)?;
-            BackgammonBot::with_nets(args.level, args.seed, Box::leak(Box::new(nets)))
-        }
-        _ => BackgammonBot::with_eval(args.level, args.seed, kind),
+    let nets: &'static NeuralEvaluator = match &args.weights {
+        Some(path) => Box::leak(Box::new(NeuralEvaluator::from_bytes(&std::fs::read(
+            path,
+        )?)?)),
+        None => NeuralEvaluator::shipped(),
     };
+    let mut bot = match kind {
+        EvalKind::Neural => BackgammonBot::with_nets(args.level, args.seed, nets),
+        EvalKind::Heuristic => BackgammonBot::with_eval(args.level, args.seed, kind),
+    };
+    let mut gen = MoveGen::new();
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
@@ -63,7 +85,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         mover.copy_from_slice(&nums[25..50]);
         let pos = Position::from_counts(&mover, &opp)?;
         let dice = Dice::new(nums[50], nums[51])?;
-        match bot.choose_play(&pos, dice) {
+        let choice = match args.plies {
+            Some(plies) => {
+                let candidates = gen.positions(&pos, dice).to_vec();
+                let filter = Filter {
+                    keep: args.keep,
+                    within: args.within,
+                    at_least: args.at_least,
+                };
+                nply::rank_plays(nets, MoveGen::new, &candidates, plies, filter, |p| {
+                    p.equity()
+                })
+                .first()
+                .map(|r| r.after)
+            }
+            None => bot.choose_play(&pos, dice),
+        };
+        match choice {
             Some(after) => {
                 let [m, o] = after.to_counts();
                 let text: Vec<String> = o.iter().chain(&m).map(u8::to_string).collect();

@@ -17,6 +17,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use tabula_ai::backgammon::nn::encode::{Encoding, INPUTS_WITH_FEATURES};
 use tabula_ai::backgammon::nn::file::{self, Weights};
 use tabula_ai::backgammon::nn::net::{Net, OUTPUTS};
 use tabula_ai::backgammon::nn::{NeuralEvaluator, Phase};
@@ -46,6 +47,14 @@ struct Args {
     /// Widen the contact net to this many hidden units first (0: keep).
     #[arg(long, default_value_t = 0)]
     contact_hidden: usize,
+    /// Mini-batch Adam with this many examples a step instead of per-example SGD (0: SGD);
+    /// `--alpha` is then Adam's step.
+    #[arg(long, default_value_t = 0)]
+    adam_batch: usize,
+    /// Add the hand-crafted feature inputs (docs/training.md) to nets that lack them, their
+    /// first-layer rows zero (the nets start as the same function).
+    #[arg(long)]
+    features: bool,
     /// The run's seed (shuffling, widening).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -73,6 +82,21 @@ fn widen(net: &Net, hidden: usize, seed: u64) -> Net {
         w2[k * hidden..k * hidden + old].copy_from_slice(&net.w2[k * old..(k + 1) * old]);
     }
     Net::with_inputs(inputs, hidden, w1, b1, w2, net.b2).expect("a widened net keeps its shape")
+}
+
+/// The net with zero first-layer rows for the feature inputs appended.
+fn with_feature_rows(net: &Net) -> Net {
+    let mut w1 = net.w1.clone();
+    w1.resize(INPUTS_WITH_FEATURES * net.hidden, 0.0);
+    Net::with_inputs(
+        INPUTS_WITH_FEATURES,
+        net.hidden,
+        w1,
+        net.b1.clone(),
+        net.w2.clone(),
+        net.b2,
+    )
+    .expect("the same net with more rows")
 }
 
 fn save(path: &Path, nets: &NeuralEvaluator, info: String) -> std::io::Result<()> {
@@ -115,6 +139,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let start_bytes = std::fs::read(&args.from)?;
     let mut nets = NeuralEvaluator::from_bytes(&start_bytes)?;
     let start_info = file::read(&start_bytes)?.info;
+    if args.features && nets.encoding == Encoding::Points {
+        nets.contact = with_feature_rows(&nets.contact);
+        nets.race = with_feature_rows(&nets.race);
+        nets.encoding = Encoding::Features;
+    }
     if args.contact_hidden > nets.contact.hidden {
         nets.contact = widen(&nets.contact, args.contact_hidden, args.seed);
     }
@@ -142,7 +171,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut alpha = args.alpha;
     for epoch in 1..=args.epochs {
         let started = std::time::Instant::now();
-        let report = supervised::fit(&mut nets, &train, 1, alpha, args.seed + epoch as u64);
+        let seed = args.seed + epoch as u64;
+        let report = if args.adam_batch > 0 {
+            supervised::fit_adam(&mut nets, &train, 1, alpha, args.adam_batch, seed)
+        } else {
+            supervised::fit(&mut nets, &train, 1, alpha, seed)
+        };
         let err = supervised::equity_error(&nets, &held);
         say(format!(
             "pass {epoch}: alpha {alpha:.5} training loss {:.4} (floor {:.4}) held-out equity \
@@ -159,11 +193,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .map(|p| p.display().to_string())
                 .collect();
             let info = format!(
-                "method=fit labels={} passes={epoch} alpha={} decay={} contact_hidden={} seed={} \
-                 held_out_error={err:.4} from=[{start_info}]",
+                "method=fit labels={} passes={epoch} alpha={} decay={} adam_batch={} \
+                 features={} contact_hidden={} seed={} held_out_error={err:.4} from=[{start_info}]",
                 labels.join(","),
                 args.alpha,
                 args.decay,
+                args.adam_batch,
+                args.features,
                 nets.contact.hidden,
                 args.seed
             );

@@ -2,21 +2,27 @@
 //! the easy level, and a 2-ply look-ahead at the strong level. Shared by every dice game of
 //! the tables family; the game supplies its play generator.
 //!
-//! The strong level prunes the plays to the best [`STRONG_CANDIDATES`] at 0-ply (as move
-//! filters do) and scores each at 2 plies: the opponent's 21 rolls, each answered by their
+//! The strong level prunes the plays with the move filter [`STRONG_FILTER`] at 0-ply (the
+//! same filter as the analysis, `study::nply::Filter`) and scores each kept play at 2 plies: the opponent's 21 rolls, each answered by their
 //! best 0-ply reply, then our 21 rolls, each answered by our best 0-ply play, and the
 //! evaluator on the result. Choosing the replies at 0-ply rather than by a deeper search
 //! keeps it near 21 x 21 move generations per candidate, well under a second a decision.
 
 use crate::backgammon::{Evaluator, Probabilities};
+use crate::study::nply::Filter;
 use crate::Level;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use tabula_core::Dice;
 use tabula_tables::{MoveGen, Position, TablesGen, Trapping, CHECKERS};
 
-/// How many 0-ply candidates the strong level examines deeper.
-pub const STRONG_CANDIDATES: usize = 4;
+/// Which 0-ply candidates the strong level examines deeper: the analysis' default filter
+/// (up to 8 within 0.32 of the best, the best 5 always; until issue 27 the best 4).
+pub const STRONG_FILTER: Filter = Filter {
+    keep: 8,
+    within: 0.32,
+    at_least: 5,
+};
 /// How many plies deep the strong level looks after its own play.
 pub const STRONG_PLIES: u32 = 2;
 /// Spread of the noise the easy level adds to each play's equity.
@@ -48,12 +54,20 @@ pub fn choose_play(
     replies: &mut impl Plays,
     candidates: &[Position],
 ) -> Position {
-    choose_play_at(level, rng, eval, replies, candidates, STRONG_PLIES)
+    choose_play_at(
+        level,
+        rng,
+        eval,
+        replies,
+        candidates,
+        STRONG_PLIES,
+        STRONG_FILTER,
+    )
 }
 
 /// [`choose_play`] with the strong level looking `strong_plies` rolls ahead instead of
-/// [`STRONG_PLIES`] (Never-Finishing's strong level looks one: its general move generator
-/// makes two plies too slow).
+/// [`STRONG_PLIES`] and filtering by `strong_filter` (Never-Finishing's strong level looks
+/// one roll ahead at its best 4 plays: its general move generator makes more too slow).
 pub fn choose_play_at(
     level: Level,
     rng: &mut ChaCha8Rng,
@@ -61,6 +75,7 @@ pub fn choose_play_at(
     replies: &mut impl Plays,
     candidates: &[Position],
     strong_plies: u32,
+    strong_filter: Filter,
 ) -> Position {
     if level == Level::Random {
         return candidates[rng.gen_range(0..candidates.len())];
@@ -77,7 +92,7 @@ pub fn choose_play_at(
     }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     if level == Level::Strong {
-        scored.truncate(STRONG_CANDIDATES);
+        scored.truncate(strong_filter.count(scored.iter().map(|s| s.0)));
         for s in &mut scored {
             s.0 = -on_roll(eval, replies, &s.1.flip(), strong_plies);
         }
@@ -233,7 +248,7 @@ mod tests {
             }
             let mean = start.elapsed().as_secs_f64() / sample.len() as f64;
             println!(
-                "strong ({STRONG_PLIES}-ply, {STRONG_CANDIDATES} candidates, {name}): mean {:.1} ms, worst {:.1} ms per decision over {} positions",
+                "strong ({STRONG_PLIES}-ply, filter {STRONG_FILTER:?}, {name}): mean {:.1} ms, worst {:.1} ms per decision over {} positions",
                 mean * 1e3,
                 worst * 1e3,
                 sample.len()

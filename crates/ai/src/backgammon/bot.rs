@@ -111,11 +111,13 @@ impl BackgammonBot {
                 }
             }
             Decision::TakeOrDrop => {
-                // The board is seen from the doubler; our chances are the flip.
-                let ours = self.eval.evaluate(&board).flip();
                 if self.level == Level::Random {
                     return Action::Take;
                 }
+                // The board is seen from the doubler, before their roll; our chances are
+                // the flip, judged as deep as the doubler's own decision (a take judged at
+                // 0-ply was the bot's costliest cube error against gnubg: issue 27).
+                let ours = self.cube_chances(&board).flip();
                 // The bots take where the cube rules would beaver: against GNU Backgammon the
                 // hand-made evaluator's beavers were its costliest errors (docs/bots.md).
                 match cube::answer_double(&ours, &CubeState::of(session, player)) {
@@ -140,8 +142,7 @@ impl BackgammonBot {
         }
     }
 
-    /// The chances of the player on roll in `board` that cube and resignation decisions
-    /// rest on: two rolls ahead at the strong level (2-ply, as gnubg counts: each roll of the
+    /// The chances of the player on roll in `board` that double and take decisions rest on: two rolls ahead at the strong level (2-ply, as gnubg counts: each roll of the
     /// player on roll answered by each of the opponent's, best plays at 0-ply), the bare
     /// evaluator below it. A cube decision turns on a few points of winning chance, so it
     /// gets the deeper look that chequer play already has.

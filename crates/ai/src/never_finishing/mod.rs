@@ -16,12 +16,20 @@ pub use eval::NfEvaluator;
 
 use crate::backgammon::Heuristic;
 use crate::search::{choose_play, choose_play_at};
+use crate::study::nply::Filter;
 
 /// How many rolls ahead strong looks on the net. Two plies (as in backgammon) averaged
 /// 446 ms a decision with a worst case of 5.2 s: positions with trapped checkers go to the
 /// general move generator, and 4 candidates x 21 x 21 rolls of it are too slow. One ply keeps
 /// every decision well within a second (docs/bots.md); the old heuristic bot keeps two.
 pub const NF_STRONG_PLIES: u32 = 1;
+/// Which candidates strong looks at on the net: the best 4 at 0-ply, as before backgammon's
+/// filter widened (issue 27).
+pub const NF_STRONG_FILTER: Filter = Filter {
+    keep: 4,
+    within: f32::INFINITY,
+    at_least: 4,
+};
 use crate::Level;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -116,6 +124,7 @@ impl NfBot {
                 &mut self.replies,
                 &candidates,
                 NF_STRONG_PLIES,
+                NF_STRONG_FILTER,
             ),
             NfEval::Heuristic => choose_play(
                 self.level,

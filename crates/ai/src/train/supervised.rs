@@ -13,7 +13,7 @@
 
 use super::td::{best_play, roll, to_array};
 use crate::backgammon::nn::encode::Inputs;
-use crate::backgammon::nn::net::OUTPUTS;
+use crate::backgammon::nn::net::{Net, OUTPUTS};
 use crate::backgammon::nn::{NeuralEvaluator, Phase};
 use crate::backgammon::Evaluator;
 use crate::search::chances_one_roll_ahead;
@@ -146,4 +146,142 @@ pub fn equity_error(nets: &NeuralEvaluator, examples: &[Example]) -> f64 {
         })
         .sum();
     sum / examples.len().max(1) as f64
+}
+
+/// Adam's running moments for one net.
+struct Moments {
+    m: Net,
+    v: Net,
+    grad: Net,
+    /// Steps taken.
+    t: i32,
+}
+
+impl Moments {
+    fn new(net: &Net) -> Moments {
+        Moments {
+            m: net.zeros_like(),
+            v: net.zeros_like(),
+            grad: net.zeros_like(),
+            t: 0,
+        }
+    }
+
+    /// One Adam step of size `lr` on `net` from the gradient accumulated so far, which is
+    /// then cleared.
+    fn step(&mut self, net: &mut Net, lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.t += 1;
+        let (c1, c2) = (1.0 - B1.powi(self.t), 1.0 - B2.powi(self.t));
+        let update = |w: &mut [f32], g: &mut [f32], m: &mut [f32], v: &mut [f32]| {
+            for (((w, g), m), v) in w.iter_mut().zip(g.iter_mut()).zip(m).zip(v) {
+                *m = B1 * *m + (1.0 - B1) * *g;
+                *v = B2 * *v + (1.0 - B2) * *g * *g;
+                *w -= lr * (*m / c1) / ((*v / c2).sqrt() + EPS);
+                *g = 0.0;
+            }
+        };
+        update(
+            &mut net.w1,
+            &mut self.grad.w1,
+            &mut self.m.w1,
+            &mut self.v.w1,
+        );
+        update(
+            &mut net.b1,
+            &mut self.grad.b1,
+            &mut self.m.b1,
+            &mut self.v.b1,
+        );
+        update(
+            &mut net.w2,
+            &mut self.grad.w2,
+            &mut self.m.w2,
+            &mut self.v.w2,
+        );
+        update(
+            &mut net.b2,
+            &mut self.grad.b2,
+            &mut self.m.b2,
+            &mut self.v.b2,
+        );
+    }
+}
+
+/// Fits `nets` to `examples` by `epochs` passes of mini-batch Adam (step `lr`, `batch`
+/// examples of one phase per step), in an order shuffled from `seed`; returns the last
+/// pass's report. Deterministic for its arguments.
+pub fn fit_adam(
+    nets: &mut NeuralEvaluator,
+    examples: &[Example],
+    epochs: usize,
+    lr: f32,
+    batch: usize,
+    seed: u64,
+) -> FitReport {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut inputs = Inputs::new();
+    let mut h = vec![0.0f32; nets.contact.hidden.max(nets.race.hidden)];
+    let mut moments = [Moments::new(&nets.contact), Moments::new(&nets.race)];
+    let by_phase: [Vec<usize>; 2] = [Phase::Contact, Phase::Race].map(|phase| {
+        (0..examples.len())
+            .filter(|&i| Phase::of(&examples[i].position) == phase)
+            .collect()
+    });
+    let mut report = FitReport {
+        loss: 0.0,
+        floor: 0.0,
+    };
+    let batch = batch.max(1);
+    for _ in 0..epochs {
+        // Batches of one phase each, the phases' batches interleaved at random.
+        let mut batches: Vec<(usize, Vec<usize>)> = Vec::new();
+        for (k, idx) in by_phase.iter().enumerate() {
+            let mut idx = idx.clone();
+            idx.shuffle(&mut rng);
+            batches.extend(idx.chunks(batch).map(|c| (k, c.to_vec())));
+        }
+        batches.shuffle(&mut rng);
+        let (mut loss, mut floor) = (0.0f64, 0.0f64);
+        for (k, members) in &batches {
+            let net = if *k == 0 {
+                &mut nets.contact
+            } else {
+                &mut nets.race
+            };
+            let scale = 1.0 / members.len() as f32;
+            for &i in members {
+                let ex = &examples[i];
+                nets.encoding.encode(&ex.position, &mut inputs);
+                loss += f64::from(net.accumulate_gradient(
+                    &inputs,
+                    &ex.target,
+                    scale,
+                    &mut moments[*k].grad,
+                    &mut h[..net.hidden],
+                ));
+                floor += entropy(&ex.target);
+            }
+            moments[*k].step(net, lr);
+        }
+        let n = examples.len().max(1) as f64;
+        report = FitReport {
+            loss: loss / n,
+            floor: floor / n,
+        };
+    }
+    report
+}
+
+/// The cross-entropy of targets against themselves: the least loss reachable.
+fn entropy(target: &[f32; OUTPUTS]) -> f64 {
+    target
+        .iter()
+        .map(|&t| {
+            let t = f64::from(t.clamp(1e-6, 1.0 - 1e-6));
+            -(t * t.ln() + (1.0 - t) * (1.0 - t).ln())
+        })
+        .sum()
 }
