@@ -17,6 +17,7 @@ use crate::error::ApiError;
 use crate::games::{GameOptions, Table};
 use crate::live::{Hub, Push};
 use crate::ratings;
+use crate::storage::STORAGE_DEADLINE;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use tabula_core::verifiable::{ClientSeeds, ServerSeed};
@@ -70,6 +71,8 @@ pub struct App {
     pub hints: tokio::sync::Semaphore,
     /// The analysis board's rollouts: one at a time per instance (`/api/study/rollout`).
     pub rollouts: std::sync::Arc<tokio::sync::Semaphore>,
+    /// `/readyz` ([`crate::storage::Readiness`]).
+    pub readiness: crate::storage::Readiness,
 }
 
 /// A bot's default pause before each decision, in milliseconds.
@@ -511,6 +514,7 @@ impl App {
             rollouts: std::sync::Arc::new(tokio::sync::Semaphore::new(1)),
             watching: Mutex::default(),
             bot_delay: bot_delay_from_env(),
+            readiness: crate::storage::Readiness::default(),
         }
     }
 
@@ -552,18 +556,22 @@ impl App {
         Ok(names)
     }
 
-    /// The game, from the cache when it is current.
+    /// The game, from the cache when it is current. Gives up after
+    /// [`STORAGE_DEADLINE`] (503 `storage_unavailable`), leaving the game to be read afresh.
     pub async fn load(&self, id: &str) -> Result<Loaded, ApiError> {
         check_game_id(id)?;
         let slot = self.cache.slot(id);
-        let result = {
+        let deadline = tokio::time::Instant::now() + STORAGE_DEADLINE;
+        let result = tokio::time::timeout_at(deadline, async {
             let mut guard = slot.lock().await;
             let loaded = self.current(guard.take(), id).await;
             if let Ok(l) = &loaded {
                 *guard = Some(l.clone());
             }
             loaded
-        };
+        })
+        .await
+        .unwrap_or_else(|_| Err(ApiError::storage_unavailable()));
         self.forget_missing(id, &slot, &result);
         result
     }
@@ -587,6 +595,12 @@ impl App {
 
     /// Runs `decide` on the current game and commits the change it returns, retrying on a
     /// concurrent commit from another instance. Returns the game after the commit.
+    ///
+    /// Storage faults (crate::storage): a failed write is answered 503 (`storage_full`,
+    /// `storage_unavailable`, or `outcome_unknown` when the commit was sent but not
+    /// answered), the whole request gives up after [`STORAGE_DEADLINE`], and after any
+    /// failure the cached game is dropped, so that the next request reads the truth from the
+    /// database.
     pub async fn change<F>(&self, id: &str, decide: F) -> Result<Loaded, ApiError>
     where
         F: FnMut(&Loaded) -> Result<Change, ApiError>,
@@ -603,9 +617,16 @@ impl App {
     where
         F: FnMut(&Loaded) -> Result<Change, ApiError>,
     {
-        let mut guard = slot.lock().await;
+        let deadline = tokio::time::Instant::now() + STORAGE_DEADLINE;
+        let in_time = |r: Result<Result<Loaded, ApiError>, _>| {
+            r.unwrap_or_else(|_| Err(ApiError::storage_unavailable()))
+        };
+        let Ok(mut guard) = tokio::time::timeout_at(deadline, slot.lock()).await else {
+            return Err(ApiError::storage_unavailable());
+        };
         for _ in 0..3 {
-            let current = self.current(guard.take(), id).await?;
+            let current =
+                in_time(tokio::time::timeout_at(deadline, self.current(guard.take(), id)).await)?;
             let change = match decide(&current) {
                 Ok(c) => c,
                 Err(e) => {
@@ -614,16 +635,40 @@ impl App {
                 }
             };
             let mut next = current.clone();
-            let event = apply(&mut next, change)?;
-            match self.commit(&current, &next, &event).await {
+            let event = match apply(&mut next, change) {
+                Ok(event) => event,
+                Err(e) => {
+                    *guard = Some(current);
+                    return Err(e);
+                }
+            };
+            let committing = std::sync::atomic::AtomicBool::new(false);
+            let committed = tokio::time::timeout_at(
+                deadline,
+                self.commit(&current, &next, &event, &committing),
+            )
+            .await
+            .unwrap_or_else(|_| {
+                Err(Commit::Failed(
+                    if committing.load(std::sync::atomic::Ordering::SeqCst) {
+                        tracing::warn!(game = %id, "no answer to a commit in time");
+                        ApiError::outcome_unknown()
+                    } else {
+                        ApiError::storage_unavailable()
+                    },
+                ))
+            });
+            match committed {
                 Ok(()) => {
                     *guard = Some(next.clone());
                     drop(guard);
-                    self.published(&next, event).await;
+                    self.published(&next, event);
                     return Ok(next);
                 }
                 Err(Commit::Stale) => {
-                    *guard = Some(self.load_fresh(id).await?);
+                    *guard = Some(in_time(
+                        tokio::time::timeout_at(deadline, self.load_fresh(id)).await,
+                    )?);
                 }
                 Err(Commit::Failed(e)) => {
                     *guard = None;
@@ -637,14 +682,20 @@ impl App {
         ))
     }
 
+    /// Appends `event` and moves the game row from `before` to `after` in one transaction,
+    /// on a connection that is closed unless the transaction ends cleanly
+    /// ([`crate::storage::WriteConn`]); `committing` is set once the `COMMIT` is sent.
     async fn commit(
         &self,
         before: &Loaded,
         after: &Loaded,
         event: &EventRow,
+        committing: &std::sync::atomic::AtomicBool,
     ) -> Result<(), Commit> {
-        let db = &self.db;
-        let mut tx = db.pool.begin().await.map_err(Commit::db)?;
+        let mut conn = crate::storage::WriteConn::acquire(&self.db)
+            .await
+            .map_err(Commit::db)?;
+        let mut tx = conn.begin().await.map_err(Commit::db)?;
         let inserted = sqlx::query(
             "INSERT INTO game_events (game_id, version, kind, actor, payload, nonce, created_ms) \
              VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -660,7 +711,11 @@ impl App {
         .await;
         match inserted {
             Ok(_) => {}
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(Commit::Stale),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                tx.rollback().await.map_err(Commit::db)?;
+                conn.keep();
+                return Err(Commit::Stale);
+            }
             Err(e) => return Err(Commit::db(e)),
         }
         let r = &after.row;
@@ -689,17 +744,24 @@ impl App {
         .await
         .map_err(Commit::db)?;
         if updated.rows_affected() != 1 {
+            tx.rollback().await.map_err(Commit::db)?;
+            conn.keep();
             return Err(Commit::Stale);
         }
         if r.state == "finished" {
             ratings::record(&mut tx, r).await.map_err(Commit::db)?;
         }
-        tx.commit().await.map_err(Commit::db)?;
+        committing.store(true, std::sync::atomic::Ordering::SeqCst);
+        tx.commit()
+            .await
+            .map_err(|e| Commit::Failed(crate::storage::commit_failure(&e)))?;
+        conn.keep();
         Ok(())
     }
 
-    /// Tells watchers here and, on PostgreSQL, the other instances.
-    async fn published(&self, game: &Loaded, event: EventRow) {
+    /// Tells watchers here and, on PostgreSQL, the other instances (in a task of its own:
+    /// the reply does not wait for the notification).
+    fn published(&self, game: &Loaded, event: EventRow) {
         if event.kind == "join" || game.row.state == "finished" {
             self.hub.lobby_changed();
         }
@@ -715,13 +777,16 @@ impl App {
         );
         if self.db.backend == crate::db::Backend::Postgres {
             let payload = format!("{}:{}", game.row.id, game.row.version);
-            if let Err(e) = sqlx::query("SELECT pg_notify('tabula_games', $1)")
-                .bind(payload)
-                .execute(&self.db.pool)
-                .await
-            {
-                tracing::warn!(error = %e, "NOTIFY failed");
-            }
+            let pool = self.db.pool.clone();
+            tokio::spawn(async move {
+                if let Err(e) = sqlx::query("SELECT pg_notify('tabula_games', $1)")
+                    .bind(payload)
+                    .execute(&pool)
+                    .await
+                {
+                    tracing::warn!(error = %e, "NOTIFY failed");
+                }
+            });
         }
     }
 
@@ -760,8 +825,9 @@ enum Commit {
 }
 
 impl Commit {
+    /// A failure before the `COMMIT`: nothing was written (503 for a storage fault).
     fn db(e: sqlx::Error) -> Commit {
-        Commit::Failed(ApiError::internal(e))
+        Commit::Failed(ApiError::from(e))
     }
 }
 

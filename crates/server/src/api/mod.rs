@@ -30,6 +30,7 @@ pub use openapi::ApiDoc;
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(health))
+        .route("/readyz", get(ready))
         .route("/api/openapi.json", get(openapi::spec))
         .route("/api/guest", post(players::guest))
         .route("/api/register", post(players::register))
@@ -212,9 +213,17 @@ pub async fn player_games(
     Ok(crate::error::Json(summaries(&state, &rows).await?))
 }
 
-/// Liveness and database check.
-#[utoipa::path(get, path = "/healthz", responses((status = 200), (status = 500, body = crate::error::ErrorBody)))]
-pub async fn health(State(state): State<AppState>) -> Result<&'static str, ApiError> {
-    sqlx::query("SELECT 1").execute(&state.db.pool).await?;
-    Ok("ok")
+/// Liveness: the process answers (`ok`), whatever the database does. Readiness is
+/// `/readyz`.
+#[utoipa::path(get, path = "/healthz", responses((status = 200, body = String)))]
+pub async fn health() -> &'static str {
+    "ok"
+}
+
+/// Readiness: `ready` when the database takes a small write now; 503 `storage_full` or
+/// `storage_unavailable` otherwise, within a second (docs/operations.md).
+#[utoipa::path(get, path = "/readyz", responses((status = 200, body = String), (status = 503, body = crate::error::ErrorBody)))]
+pub async fn ready(State(state): State<AppState>) -> Result<&'static str, ApiError> {
+    state.readiness.check(&state.db).await?;
+    Ok("ready")
 }
