@@ -38,6 +38,9 @@ pub struct Loaded {
     /// seat; a guest's marked ` (guest)`, [`crate::db::PlayerRow::label`]). Seats change only
     /// with a logged join, so a cached game keeps them.
     pub names: ByColor<String>,
+    /// The seated players as stored (`None` for an empty seat), so that the answer to a
+    /// committed change is written without reading the database again.
+    pub players: ByColor<Option<crate::db::PlayerRow>>,
     /// The log version of the event that ended each finished game of the match or session,
     /// in order: the clients split the move list into games with them.
     pub game_ends: Vec<i64>,
@@ -390,10 +393,8 @@ pub enum Change {
     Join {
         /// The seat.
         color: Color,
-        /// The player's id.
-        player: String,
-        /// The player's name.
-        name: String,
+        /// The player as stored.
+        player: crate::db::PlayerRow,
         /// Their client seed.
         seed: Option<String>,
     },
@@ -407,7 +408,24 @@ fn seat_name(color: Color) -> String {
     }
 }
 
-fn replay(row: GameRow, events: &[EventRow], names: ByColor<String>) -> Result<Loaded, ApiError> {
+/// A game just created (no log yet) with its seated `players`, built without the database.
+pub fn new_game(
+    row: GameRow,
+    players: ByColor<Option<crate::db::PlayerRow>>,
+) -> Result<Loaded, ApiError> {
+    replay(row, &[], players)
+}
+
+fn replay(
+    row: GameRow,
+    events: &[EventRow],
+    players: ByColor<Option<crate::db::PlayerRow>>,
+) -> Result<Loaded, ApiError> {
+    let names = ByColor::new_with(|c| {
+        players[c]
+            .as_ref()
+            .map_or_else(|| seat_name(c), |p| p.label())
+    });
     let table = Table::new(&row.game_options()?).map_err(ApiError::internal)?;
     // A game with a join in its log had an empty seat until then; the others (against a
     // bot) ran from their creation.
@@ -422,6 +440,7 @@ fn replay(row: GameRow, events: &[EventRow], names: ByColor<String>) -> Result<L
         rolls: 0,
         plies: 0,
         names,
+        players,
         game_ends: Vec::new(),
         clocks,
         timed_out: None,
@@ -539,21 +558,22 @@ impl App {
             .await?
             .ok_or_else(|| ApiError::not_found("game"))?;
         let events = self.db.events(id, 0).await?;
-        let names = self.seat_names(&row).await?;
-        replay(row, &events, names)
+        let players = self.seat_players(&row).await?;
+        replay(row, &events, players)
     }
 
-    /// The names of the players seated at `row`'s game.
-    pub async fn seat_names(&self, row: &GameRow) -> Result<ByColor<String>, ApiError> {
-        let mut names = ByColor::new_with(seat_name);
+    /// The players seated at `row`'s game.
+    pub async fn seat_players(
+        &self,
+        row: &GameRow,
+    ) -> Result<ByColor<Option<crate::db::PlayerRow>>, ApiError> {
+        let mut players = ByColor::new_with(|_| None);
         for color in [Color::White, Color::Black] {
             if let Some(id) = row.seat(color) {
-                if let Some(player) = self.db.player(id).await? {
-                    names[color] = player.label();
-                }
+                players[color] = self.db.player(id).await?;
             }
         }
-        Ok(names)
+        Ok(players)
     }
 
     /// The game, from the cache when it is current. Gives up after
@@ -877,25 +897,22 @@ fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
         Change::Join {
             color,
             player,
-            name,
             seed,
         } => {
-            game.names[color] = name;
+            game.names[color] = player.label();
+            let id = player.id.clone();
+            game.players[color] = Some(player);
             let row = &mut game.row;
             match color {
-                Color::White => {
-                    (row.white_id, row.white_client_seed) = (Some(player.clone()), seed)
-                }
-                Color::Black => {
-                    (row.black_id, row.black_client_seed) = (Some(player.clone()), seed)
-                }
+                Color::White => (row.white_id, row.white_client_seed) = (Some(id.clone()), seed),
+                Color::Black => (row.black_id, row.black_client_seed) = (Some(id.clone()), seed),
             }
             row.state = "playing".into();
             EventRow {
                 version,
                 kind: "join".into(),
                 actor: Some(color_name(color).into()),
-                payload: player,
+                payload: id,
                 nonce: None,
                 at_ms,
             }

@@ -293,6 +293,9 @@ mod tests {
         let e = ApiError::from(sqlx::Error::PoolTimedOut);
         assert_eq!(e.code, crate::error::STORAGE_UNAVAILABLE);
         assert!(e.is_storage_fault());
-        assert_eq!(ApiError::from(sqlx::Error::RowNotFound).status.as_u16(), 500);
+        assert_eq!(
+            ApiError::from(sqlx::Error::RowNotFound).status.as_u16(),
+            500
+        );
     }
 }

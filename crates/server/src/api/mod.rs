@@ -136,6 +136,15 @@ pub async fn summary(state: &AppState, row: &GameRow) -> Result<GameSummary, Api
         player(row.white_id.clone()).await?,
         player(row.black_id.clone()).await?,
     );
+    Ok(summary_of(row, white, black))
+}
+
+/// The summary of `row` with its seated players given.
+pub fn summary_of(
+    row: &GameRow,
+    white: Option<PlayerView>,
+    black: Option<PlayerView>,
+) -> GameSummary {
     let rated = match (&white, &black) {
         _ if row.rated == Some(0) => Some(false),
         (Some(w), Some(b)) => Some(crate::ratings::rated_kinds(&w.kind, &b.kind)),
@@ -147,7 +156,7 @@ pub async fn summary(state: &AppState, row: &GameRow) -> Result<GameSummary, Api
     if let Ok(Some(clock)) = row.time_control() {
         description.push_str(&format!(", {}", clock.describe()));
     }
-    Ok(GameSummary {
+    GameSummary {
         id: row.id.clone(),
         game: row.game_type.clone(),
         description,
@@ -161,7 +170,7 @@ pub async fn summary(state: &AppState, row: &GameRow) -> Result<GameSummary, Api
         commitment: row.commitment.clone(),
         created_ms: row.created_ms,
         rated,
-    })
+    }
 }
 
 async fn summaries(state: &AppState, rows: &[GameRow]) -> Result<Vec<GameSummary>, ApiError> {
