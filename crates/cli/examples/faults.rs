@@ -109,7 +109,7 @@ fn serve(binary: &str, database: &str) -> (Child, String) {
 
 fn shell(command: &str) {
     let status = Command::new("sh").args(["-c", command]).status();
-    if !status.is_ok_and(|s| s.success()) {
+    if !status.as_ref().is_ok_and(|s| s.success()) {
         eprintln!("warning: `{command}` failed: {status:?}");
     }
 }
@@ -191,6 +191,14 @@ async fn main() {
             counts(&w.ready),
             secs(w.ready_slowest),
             w.ready_again.map_or("never".into(), secs),
+        );
+    }
+    for (i, &(start, end)) in windows.iter().enumerate() {
+        let w = faultload::window(&load, &ids, start, end);
+        println!(
+            "fault {}: reads of the games answered {}",
+            i + 1,
+            counts(&w.reads)
         );
     }
     let (mut again, base) = serve(&a.binary, &a.database);

@@ -321,6 +321,9 @@ pub struct Window {
     pub answers: std::collections::BTreeMap<String, usize>,
     /// The slowest answer to a write sent during the window.
     pub slowest: Duration,
+    /// Reads of the games (`GET /api/games/{id}`) answered during the window, by status
+    /// and code.
+    pub reads: std::collections::BTreeMap<String, usize>,
     /// From the end of the window to the first acknowledgement after it, for the game that
     /// took longest (`None`: a game that was still playing had none).
     pub recovery: Option<Duration>,
@@ -347,6 +350,11 @@ pub fn window(load: &Load, games: &[String], start: Instant, end: Instant) -> Wi
         if a.sent >= start && a.sent < end {
             *w.answers.entry(label(a)).or_default() += 1;
             w.slowest = w.slowest.max(a.took);
+        }
+    }
+    for a in load.reads.lock().unwrap().iter() {
+        if a.sent >= start && a.sent < end {
+            *w.reads.entry(label(a)).or_default() += 1;
         }
     }
     for a in load.ready.lock().unwrap().iter() {
