@@ -25,8 +25,21 @@ pub fn drive(state: AppState, id: String) {
         }
     }
     tokio::spawn(async move {
-        if let Err(e) = run(&state, &id).await {
-            tracing::warn!(game = %id, error = %e, "bot driver stopped");
+        // A storage fault stops nothing for good: the driver tries again, less often the
+        // longer it lasts, until the database takes the bot's decision (crate::storage).
+        let mut pause = std::time::Duration::from_millis(250);
+        loop {
+            match run(&state, &id).await {
+                Err(e) if e.is_storage_fault() => {
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(std::time::Duration::from_secs(5));
+                }
+                Err(e) => {
+                    tracing::warn!(game = %id, error = %e, "bot driver stopped");
+                    break;
+                }
+                Ok(()) => break,
+            }
         }
         state
             .driving

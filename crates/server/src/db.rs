@@ -46,16 +46,37 @@ impl Db {
             (Backend::Sqlite, format!("sqlite://{path}?mode=rwc"))
         };
         let sqlite = backend == Backend::Sqlite;
+        let max_bytes = crate::storage::sqlite_max_bytes_from_env();
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 10 })
+            // Fail fast when the database is unreachable (crate::storage).
+            .acquire_timeout(crate::storage::ACQUIRE_TIMEOUT)
+            // Never reuse a connection left inside a transaction.
+            .after_release(|conn, _| Box::pin(async move { Ok(crate::storage::reusable(conn)) }))
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if sqlite {
                         // Durable commits (an acknowledged action survives a crash) and a
-                        // wait instead of an error when another connection writes.
-                        conn.execute("PRAGMA busy_timeout = 10000").await?;
+                        // bounded wait instead of an error when another connection writes.
+                        conn.execute(
+                            format!(
+                                "PRAGMA busy_timeout = {}",
+                                crate::storage::SQLITE_BUSY_TIMEOUT_MS
+                            )
+                            .as_str(),
+                        )
+                        .await?;
                         conn.execute("PRAGMA synchronous = FULL").await?;
                         conn.execute("PRAGMA foreign_keys = ON").await?;
+                        if let Some(bytes) = max_bytes {
+                            // TABULA_SQLITE_MAX_MB: a size cap, answered like a full disk.
+                            let page: i64 = sqlx::query_scalar("PRAGMA page_size")
+                                .fetch_one(&mut *conn)
+                                .await?;
+                            let pages = bytes / page.max(512) as u64;
+                            conn.execute(format!("PRAGMA max_page_count = {pages}").as_str())
+                                .await?;
+                        }
                     }
                     Ok(())
                 })

@@ -97,9 +97,59 @@ impl ApiError {
     }
 }
 
+/// The code of a full disk or database (503).
+pub const STORAGE_FULL: &str = "storage_full";
+/// The code of a database that cannot be reached or did not answer in time (503).
+pub const STORAGE_UNAVAILABLE: &str = "storage_unavailable";
+/// The code of a write whose commit may or may not have happened (503).
+pub const OUTCOME_UNKNOWN: &str = "outcome_unknown";
+
+impl ApiError {
+    /// 503 `storage_full`: the disk or the database is full; nothing was changed.
+    pub fn storage_full() -> ApiError {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            STORAGE_FULL,
+            "the server's storage is full; nothing was changed: try again later",
+        )
+        .retry_after(5)
+    }
+    /// 503 `storage_unavailable`: the database cannot be reached, or did not answer in
+    /// time; nothing was changed.
+    pub fn storage_unavailable() -> ApiError {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            STORAGE_UNAVAILABLE,
+            "the database cannot be reached; nothing was changed: try again shortly",
+        )
+        .retry_after(1)
+    }
+    /// 503 `outcome_unknown`: the connection was lost while the database committed, so the
+    /// change may or may not be recorded.
+    pub fn outcome_unknown() -> ApiError {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            OUTCOME_UNKNOWN,
+            "the action may have been recorded; read the game before sending it again",
+        )
+        .retry_after(1)
+    }
+    /// Whether this is one of the storage answers above (the request may succeed later,
+    /// unchanged).
+    pub fn is_storage_fault(&self) -> bool {
+        self.status == StatusCode::SERVICE_UNAVAILABLE
+            && [STORAGE_FULL, STORAGE_UNAVAILABLE, OUTCOME_UNKNOWN].contains(&self.code)
+    }
+}
+
+/// A database error: 503 `storage_full` or `storage_unavailable` when the storage failed
+/// ([`crate::storage::fault`]), 500 `internal` (a bug) otherwise.
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> ApiError {
-        ApiError::internal(e)
+        match crate::storage::fault(&e) {
+            Some(fault) => fault.answer(&e),
+            None => ApiError::internal(e),
+        }
     }
 }
 

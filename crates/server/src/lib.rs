@@ -14,7 +14,9 @@
 //! - [`live`]: WebSocket fan-out; [`api`]: the HTTP routes and OpenAPI;
 //! - [`listen`]: the accept loop (timeouts, connection cap, graceful shutdown);
 //!   [`guard`]: the middleware on every route (security headers, request timeout, JSON
-//!   errors for bad paths); [`web`]: the browser client's files.
+//!   errors for bad paths); [`web`]: the browser client's files;
+//! - [`storage`]: storage faults (full, unreachable, a commit of unknown outcome), the
+//!   connections never reused after a failure, readiness.
 
 pub mod accounts;
 pub mod analysis;
@@ -33,6 +35,7 @@ pub mod rating;
 pub mod ratings;
 pub mod referee;
 pub mod service;
+pub mod storage;
 pub mod web;
 
 use std::net::SocketAddr;

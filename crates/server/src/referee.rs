@@ -32,9 +32,17 @@ pub fn watch(state: AppState, id: String) {
         return;
     }
     tokio::spawn(async move {
+        let mut pause = Duration::from_millis(250);
         loop {
-            if let Err(e) = run(&state, &id).await {
-                tracing::warn!(game = %id, error = %e, "game watcher stopped");
+            match run(&state, &id).await {
+                // The storage failed: keep watching, and try again (crate::storage).
+                Err(e) if e.is_storage_fault() => {
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_secs(5));
+                    continue;
+                }
+                Err(e) => tracing::warn!(game = %id, error = %e, "game watcher stopped"),
+                Ok(()) => {}
             }
             release(&state, &id);
             // A commit made while this watcher was stopping found it still registered and

@@ -17,6 +17,7 @@ use crate::error::ApiError;
 use crate::games::{GameOptions, Table};
 use crate::live::{Hub, Push};
 use crate::ratings;
+use crate::storage::STORAGE_DEADLINE;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use tabula_core::verifiable::{ClientSeeds, ServerSeed};
@@ -37,6 +38,9 @@ pub struct Loaded {
     /// seat; a guest's marked ` (guest)`, [`crate::db::PlayerRow::label`]). Seats change only
     /// with a logged join, so a cached game keeps them.
     pub names: ByColor<String>,
+    /// The seated players as stored (`None` for an empty seat), so that the answer to a
+    /// committed change is written without reading the database again.
+    pub players: ByColor<Option<crate::db::PlayerRow>>,
     /// The log version of the event that ended each finished game of the match or session,
     /// in order: the clients split the move list into games with them.
     pub game_ends: Vec<i64>,
@@ -70,6 +74,8 @@ pub struct App {
     pub hints: tokio::sync::Semaphore,
     /// The analysis board's rollouts: one at a time per instance (`/api/study/rollout`).
     pub rollouts: std::sync::Arc<tokio::sync::Semaphore>,
+    /// `/readyz` ([`crate::storage::Readiness`]).
+    pub readiness: crate::storage::Readiness,
 }
 
 /// A bot's default pause before each decision, in milliseconds.
@@ -387,10 +393,8 @@ pub enum Change {
     Join {
         /// The seat.
         color: Color,
-        /// The player's id.
-        player: String,
-        /// The player's name.
-        name: String,
+        /// The player as stored.
+        player: crate::db::PlayerRow,
         /// Their client seed.
         seed: Option<String>,
     },
@@ -404,7 +408,24 @@ fn seat_name(color: Color) -> String {
     }
 }
 
-fn replay(row: GameRow, events: &[EventRow], names: ByColor<String>) -> Result<Loaded, ApiError> {
+/// A game just created (no log yet) with its seated `players`, built without the database.
+pub fn new_game(
+    row: GameRow,
+    players: ByColor<Option<crate::db::PlayerRow>>,
+) -> Result<Loaded, ApiError> {
+    replay(row, &[], players)
+}
+
+fn replay(
+    row: GameRow,
+    events: &[EventRow],
+    players: ByColor<Option<crate::db::PlayerRow>>,
+) -> Result<Loaded, ApiError> {
+    let names = ByColor::new_with(|c| {
+        players[c]
+            .as_ref()
+            .map_or_else(|| seat_name(c), |p| p.label())
+    });
     let table = Table::new(&row.game_options()?).map_err(ApiError::internal)?;
     // A game with a join in its log had an empty seat until then; the others (against a
     // bot) ran from their creation.
@@ -419,6 +440,7 @@ fn replay(row: GameRow, events: &[EventRow], names: ByColor<String>) -> Result<L
         rolls: 0,
         plies: 0,
         names,
+        players,
         game_ends: Vec::new(),
         clocks,
         timed_out: None,
@@ -511,6 +533,7 @@ impl App {
             rollouts: std::sync::Arc::new(tokio::sync::Semaphore::new(1)),
             watching: Mutex::default(),
             bot_delay: bot_delay_from_env(),
+            readiness: crate::storage::Readiness::default(),
         }
     }
 
@@ -535,35 +558,40 @@ impl App {
             .await?
             .ok_or_else(|| ApiError::not_found("game"))?;
         let events = self.db.events(id, 0).await?;
-        let names = self.seat_names(&row).await?;
-        replay(row, &events, names)
+        let players = self.seat_players(&row).await?;
+        replay(row, &events, players)
     }
 
-    /// The names of the players seated at `row`'s game.
-    pub async fn seat_names(&self, row: &GameRow) -> Result<ByColor<String>, ApiError> {
-        let mut names = ByColor::new_with(seat_name);
+    /// The players seated at `row`'s game.
+    pub async fn seat_players(
+        &self,
+        row: &GameRow,
+    ) -> Result<ByColor<Option<crate::db::PlayerRow>>, ApiError> {
+        let mut players = ByColor::new_with(|_| None);
         for color in [Color::White, Color::Black] {
             if let Some(id) = row.seat(color) {
-                if let Some(player) = self.db.player(id).await? {
-                    names[color] = player.label();
-                }
+                players[color] = self.db.player(id).await?;
             }
         }
-        Ok(names)
+        Ok(players)
     }
 
-    /// The game, from the cache when it is current.
+    /// The game, from the cache when it is current. Gives up after
+    /// [`STORAGE_DEADLINE`] (503 `storage_unavailable`), leaving the game to be read afresh.
     pub async fn load(&self, id: &str) -> Result<Loaded, ApiError> {
         check_game_id(id)?;
         let slot = self.cache.slot(id);
-        let result = {
+        let deadline = tokio::time::Instant::now() + STORAGE_DEADLINE;
+        let result = tokio::time::timeout_at(deadline, async {
             let mut guard = slot.lock().await;
             let loaded = self.current(guard.take(), id).await;
             if let Ok(l) = &loaded {
                 *guard = Some(l.clone());
             }
             loaded
-        };
+        })
+        .await
+        .unwrap_or_else(|_| Err(ApiError::storage_unavailable()));
         self.forget_missing(id, &slot, &result);
         result
     }
@@ -587,6 +615,12 @@ impl App {
 
     /// Runs `decide` on the current game and commits the change it returns, retrying on a
     /// concurrent commit from another instance. Returns the game after the commit.
+    ///
+    /// Storage faults (crate::storage): a failed write is answered 503 (`storage_full`,
+    /// `storage_unavailable`, or `outcome_unknown` when the commit was sent but not
+    /// answered), the whole request gives up after [`STORAGE_DEADLINE`], and after any
+    /// failure the cached game is dropped, so that the next request reads the truth from the
+    /// database.
     pub async fn change<F>(&self, id: &str, decide: F) -> Result<Loaded, ApiError>
     where
         F: FnMut(&Loaded) -> Result<Change, ApiError>,
@@ -603,9 +637,16 @@ impl App {
     where
         F: FnMut(&Loaded) -> Result<Change, ApiError>,
     {
-        let mut guard = slot.lock().await;
+        let deadline = tokio::time::Instant::now() + STORAGE_DEADLINE;
+        let in_time = |r: Result<Result<Loaded, ApiError>, _>| {
+            r.unwrap_or_else(|_| Err(ApiError::storage_unavailable()))
+        };
+        let Ok(mut guard) = tokio::time::timeout_at(deadline, slot.lock()).await else {
+            return Err(ApiError::storage_unavailable());
+        };
         for _ in 0..3 {
-            let current = self.current(guard.take(), id).await?;
+            let current =
+                in_time(tokio::time::timeout_at(deadline, self.current(guard.take(), id)).await)?;
             let change = match decide(&current) {
                 Ok(c) => c,
                 Err(e) => {
@@ -614,16 +655,40 @@ impl App {
                 }
             };
             let mut next = current.clone();
-            let event = apply(&mut next, change)?;
-            match self.commit(&current, &next, &event).await {
+            let event = match apply(&mut next, change) {
+                Ok(event) => event,
+                Err(e) => {
+                    *guard = Some(current);
+                    return Err(e);
+                }
+            };
+            let committing = std::sync::atomic::AtomicBool::new(false);
+            let committed = tokio::time::timeout_at(
+                deadline,
+                self.commit(&current, &next, &event, &committing),
+            )
+            .await
+            .unwrap_or_else(|_| {
+                Err(Commit::Failed(
+                    if committing.load(std::sync::atomic::Ordering::SeqCst) {
+                        tracing::warn!(game = %id, "no answer to a commit in time");
+                        ApiError::outcome_unknown()
+                    } else {
+                        ApiError::storage_unavailable()
+                    },
+                ))
+            });
+            match committed {
                 Ok(()) => {
                     *guard = Some(next.clone());
                     drop(guard);
-                    self.published(&next, event).await;
+                    self.published(&next, event);
                     return Ok(next);
                 }
                 Err(Commit::Stale) => {
-                    *guard = Some(self.load_fresh(id).await?);
+                    *guard = Some(in_time(
+                        tokio::time::timeout_at(deadline, self.load_fresh(id)).await,
+                    )?);
                 }
                 Err(Commit::Failed(e)) => {
                     *guard = None;
@@ -637,14 +702,20 @@ impl App {
         ))
     }
 
+    /// Appends `event` and moves the game row from `before` to `after` in one transaction,
+    /// on a connection that is closed unless the transaction ends cleanly
+    /// ([`crate::storage::WriteConn`]); `committing` is set once the `COMMIT` is sent.
     async fn commit(
         &self,
         before: &Loaded,
         after: &Loaded,
         event: &EventRow,
+        committing: &std::sync::atomic::AtomicBool,
     ) -> Result<(), Commit> {
-        let db = &self.db;
-        let mut tx = db.pool.begin().await.map_err(Commit::db)?;
+        let mut conn = crate::storage::WriteConn::acquire(&self.db)
+            .await
+            .map_err(Commit::db)?;
+        let mut tx = conn.begin().await.map_err(Commit::db)?;
         let inserted = sqlx::query(
             "INSERT INTO game_events (game_id, version, kind, actor, payload, nonce, created_ms) \
              VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -660,7 +731,11 @@ impl App {
         .await;
         match inserted {
             Ok(_) => {}
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(Commit::Stale),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                tx.rollback().await.map_err(Commit::db)?;
+                conn.keep();
+                return Err(Commit::Stale);
+            }
             Err(e) => return Err(Commit::db(e)),
         }
         let r = &after.row;
@@ -689,17 +764,24 @@ impl App {
         .await
         .map_err(Commit::db)?;
         if updated.rows_affected() != 1 {
+            tx.rollback().await.map_err(Commit::db)?;
+            conn.keep();
             return Err(Commit::Stale);
         }
         if r.state == "finished" {
             ratings::record(&mut tx, r).await.map_err(Commit::db)?;
         }
-        tx.commit().await.map_err(Commit::db)?;
+        committing.store(true, std::sync::atomic::Ordering::SeqCst);
+        tx.commit()
+            .await
+            .map_err(|e| Commit::Failed(crate::storage::commit_failure(&e)))?;
+        conn.keep();
         Ok(())
     }
 
-    /// Tells watchers here and, on PostgreSQL, the other instances.
-    async fn published(&self, game: &Loaded, event: EventRow) {
+    /// Tells watchers here and, on PostgreSQL, the other instances (in a task of its own:
+    /// the reply does not wait for the notification).
+    fn published(&self, game: &Loaded, event: EventRow) {
         if event.kind == "join" || game.row.state == "finished" {
             self.hub.lobby_changed();
         }
@@ -715,13 +797,16 @@ impl App {
         );
         if self.db.backend == crate::db::Backend::Postgres {
             let payload = format!("{}:{}", game.row.id, game.row.version);
-            if let Err(e) = sqlx::query("SELECT pg_notify('tabula_games', $1)")
-                .bind(payload)
-                .execute(&self.db.pool)
-                .await
-            {
-                tracing::warn!(error = %e, "NOTIFY failed");
-            }
+            let pool = self.db.pool.clone();
+            tokio::spawn(async move {
+                if let Err(e) = sqlx::query("SELECT pg_notify('tabula_games', $1)")
+                    .bind(payload)
+                    .execute(&pool)
+                    .await
+                {
+                    tracing::warn!(error = %e, "NOTIFY failed");
+                }
+            });
         }
     }
 
@@ -760,8 +845,9 @@ enum Commit {
 }
 
 impl Commit {
+    /// A failure before the `COMMIT`: nothing was written (503 for a storage fault).
     fn db(e: sqlx::Error) -> Commit {
-        Commit::Failed(ApiError::internal(e))
+        Commit::Failed(ApiError::from(e))
     }
 }
 
@@ -811,25 +897,22 @@ fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
         Change::Join {
             color,
             player,
-            name,
             seed,
         } => {
-            game.names[color] = name;
+            game.names[color] = player.label();
+            let id = player.id.clone();
+            game.players[color] = Some(player);
             let row = &mut game.row;
             match color {
-                Color::White => {
-                    (row.white_id, row.white_client_seed) = (Some(player.clone()), seed)
-                }
-                Color::Black => {
-                    (row.black_id, row.black_client_seed) = (Some(player.clone()), seed)
-                }
+                Color::White => (row.white_id, row.white_client_seed) = (Some(id.clone()), seed),
+                Color::Black => (row.black_id, row.black_client_seed) = (Some(id.clone()), seed),
             }
             row.state = "playing".into();
             EventRow {
                 version,
                 kind: "join".into(),
                 actor: Some(color_name(color).into()),
-                payload: player,
+                payload: id,
                 nonce: None,
                 at_ms,
             }

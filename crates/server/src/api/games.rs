@@ -1,7 +1,7 @@
 //! Games: create (against a bot, by invitation, or with an open seat in the lobby), join,
 //! act, roll, and read (state, log, full record, export).
 
-use super::{summary, GameSummary};
+use super::{GameSummary, PlayerView};
 use crate::auth::{self, Auth, MaybeAuth};
 use crate::clock::TimeControl;
 use crate::db::{now_ms, GameRow};
@@ -133,8 +133,11 @@ pub(super) async fn game_view(
         None
     };
     let creator = row.white_id.as_deref().or(row.black_id.as_deref());
+    // The seated players as loaded: the answer to a committed change needs no read (a
+    // failing database must not turn an acknowledged entry into an error).
+    let seated = |c: Color| game.players[c].as_ref().map(PlayerView::from);
     Ok(GameView {
-        summary: summary(state, row).await?,
+        summary: super::summary_of(row, seated(Color::White), seated(Color::Black)),
         options: serde_json::from_str(&row.options).unwrap_or(Value::Null),
         view: game.view(),
         roller: if row.state == "playing" {
@@ -263,9 +266,21 @@ pub async fn create(
             row.listed = true;
         }
     }
+    // The seated players, known here, so that nothing is read once the game is stored.
+    let mut players = tabula_core::ByColor::new_with(|_| None);
+    players[color] = Some(me.clone());
+    if let (Some(id), Some(level)) = (row.seat(!color), row.bot(!color)) {
+        players[!color] = Some(crate::db::PlayerRow {
+            id: id.to_string(),
+            name: format!("Tabula {level}"),
+            username: None,
+            password_hash: None,
+            kind: "bot".into(),
+        });
+    }
     state.db.insert_game(&row).await?;
     state.hub.lobby_changed();
-    let game = state.load(&row.id).await?;
+    let game = crate::service::new_game(row.clone(), players)?;
     crate::bots::drive(state.clone(), row.id.clone());
     Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
 }
@@ -308,8 +323,7 @@ pub async fn join(
             };
             Ok(Change::Join {
                 color,
-                player: me.id.clone(),
-                name: me.label(),
+                player: me.clone(),
                 seed: client_seed.clone(),
             })
         })

@@ -30,6 +30,7 @@ pub use openapi::ApiDoc;
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(health))
+        .route("/readyz", get(ready))
         .route("/api/openapi.json", get(openapi::spec))
         .route("/api/guest", post(players::guest))
         .route("/api/register", post(players::register))
@@ -135,6 +136,15 @@ pub async fn summary(state: &AppState, row: &GameRow) -> Result<GameSummary, Api
         player(row.white_id.clone()).await?,
         player(row.black_id.clone()).await?,
     );
+    Ok(summary_of(row, white, black))
+}
+
+/// The summary of `row` with its seated players given.
+pub fn summary_of(
+    row: &GameRow,
+    white: Option<PlayerView>,
+    black: Option<PlayerView>,
+) -> GameSummary {
     let rated = match (&white, &black) {
         _ if row.rated == Some(0) => Some(false),
         (Some(w), Some(b)) => Some(crate::ratings::rated_kinds(&w.kind, &b.kind)),
@@ -146,7 +156,7 @@ pub async fn summary(state: &AppState, row: &GameRow) -> Result<GameSummary, Api
     if let Ok(Some(clock)) = row.time_control() {
         description.push_str(&format!(", {}", clock.describe()));
     }
-    Ok(GameSummary {
+    GameSummary {
         id: row.id.clone(),
         game: row.game_type.clone(),
         description,
@@ -160,7 +170,7 @@ pub async fn summary(state: &AppState, row: &GameRow) -> Result<GameSummary, Api
         commitment: row.commitment.clone(),
         created_ms: row.created_ms,
         rated,
-    })
+    }
 }
 
 async fn summaries(state: &AppState, rows: &[GameRow]) -> Result<Vec<GameSummary>, ApiError> {
@@ -212,9 +222,17 @@ pub async fn player_games(
     Ok(crate::error::Json(summaries(&state, &rows).await?))
 }
 
-/// Liveness and database check.
-#[utoipa::path(get, path = "/healthz", responses((status = 200), (status = 500, body = crate::error::ErrorBody)))]
-pub async fn health(State(state): State<AppState>) -> Result<&'static str, ApiError> {
-    sqlx::query("SELECT 1").execute(&state.db.pool).await?;
-    Ok("ok")
+/// Liveness: the process answers (`ok`), whatever the database does. Readiness is
+/// `/readyz`.
+#[utoipa::path(get, path = "/healthz", responses((status = 200, body = String)))]
+pub async fn health() -> &'static str {
+    "ok"
+}
+
+/// Readiness: `ready` when the database takes a small write now; 503 `storage_full` or
+/// `storage_unavailable` otherwise, within a second (docs/operations.md).
+#[utoipa::path(get, path = "/readyz", responses((status = 200, body = String), (status = 503, body = crate::error::ErrorBody)))]
+pub async fn ready(State(state): State<AppState>) -> Result<&'static str, ApiError> {
+    state.readiness.check(&state.db).await?;
+    Ok("ready")
 }

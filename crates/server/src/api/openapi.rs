@@ -12,6 +12,7 @@ use utoipa::OpenApi;
     ),
     paths(
         super::health,
+        super::ready,
         super::lobby,
         super::player_games,
         super::players::guest,
