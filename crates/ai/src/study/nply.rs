@@ -229,4 +229,72 @@ mod tests {
             .windows(2)
             .all(|w| w[0].chances.equity() >= w[1].chances.equity()));
     }
+
+    #[test]
+    fn the_filter_searches_the_best_few_however_far_behind_and_the_close_ones_up_to_keep() {
+        let f = Filter {
+            keep: 4,
+            within: 0.1,
+            at_least: 2,
+        };
+        // Far behind: only the best `at_least`.
+        assert_eq!(f.count([0.5, 0.0, -0.5, -0.6]), 2);
+        // Close: up to `keep`.
+        assert_eq!(f.count([0.5, 0.45, 0.44, 0.43, 0.42]), 4);
+        // Past the best `at_least`, the first play too far behind ends the search.
+        assert_eq!(f.count([0.5, 0.45, 0.3, 0.29]), 2);
+        assert_eq!(f.count([0.5, 0.45, 0.41, 0.3]), 3);
+        assert_eq!(f.count(std::iter::empty()), 0);
+        assert_eq!(f.count([0.1]), 1);
+    }
+
+    /// Time per decision of the analysis at 3-ply with the default filter (the level above
+    /// strong), on the shipped nets over positions of random play with a random roll:
+    /// `cargo test --release -p tabula-ai analysis_decision_time -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn analysis_decision_time() {
+        use crate::backgammon::NeuralEvaluator;
+        use rand::{Rng, SeedableRng};
+        use std::time::Instant;
+        let nets = NeuralEvaluator::shipped();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut gen = MoveGen::new();
+        let mut pos = Position::START;
+        let mut times = Vec::new();
+        while times.len() < 100 {
+            if is_over(&pos) {
+                pos = Position::START;
+            }
+            let roll = dice(rng.gen_range(1..=6), rng.gen_range(1..=6));
+            let candidates = gen.positions(&pos, roll).to_vec();
+            if candidates.len() >= 2 {
+                let t = Instant::now();
+                let ranked = rank_plays(
+                    nets,
+                    MoveGen::new,
+                    &candidates,
+                    3,
+                    Filter::default(),
+                    Probabilities::equity,
+                );
+                times.push(t.elapsed().as_secs_f64());
+                assert_eq!(ranked.len(), candidates.len());
+            }
+            if !candidates.is_empty() {
+                pos = candidates[rng.gen_range(0..candidates.len())];
+            }
+            pos = pos.flip();
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "3-ply analysis, filter {:?}, {} threads: mean {:.2} s, median {:.2} s, worst {:.2} s per decision over {} positions",
+            Filter::default(),
+            rayon::current_num_threads(),
+            times.iter().sum::<f64>() / times.len() as f64,
+            times[times.len() / 2],
+            times[times.len() - 1],
+            times.len()
+        );
+    }
 }
