@@ -260,3 +260,36 @@ fn simd_forward_equals_the_scalar_path() {
     }
     assert!(worst <= 1e-6, "largest difference {worst}");
 }
+
+#[test]
+fn adam_fits_two_ply_labels_and_lowers_the_loss_deterministically() {
+    use crate::train::label::{label_position, sample_chunk, SampleConfig};
+    use crate::train::supervised::{self, Example};
+    let nets = td::fresh(16, 8, 3);
+    let cfg = SampleConfig {
+        per_chunk: 30,
+        ..SampleConfig::default()
+    };
+    let mut gen = tabula_tables::MoveGen::new();
+    let examples: Vec<Example> = sample_chunk(&nets, &cfg, 0)
+        .into_iter()
+        .map(|position| Example {
+            position,
+            target: label_position(&nets, &mut gen, &position, 1),
+        })
+        .collect();
+    let run = || {
+        let mut n = nets.clone();
+        let first = supervised::fit_adam(&mut n, &examples, 1, 0.01, 8, 1);
+        let last = supervised::fit_adam(&mut n, &examples, 30, 0.01, 8, 2);
+        (n, first, last)
+    };
+    let (fitted, first, last) = run();
+    assert!(last.loss < first.loss, "{} >= {}", last.loss, first.loss);
+    assert!(last.loss >= last.floor - 1e-6);
+    assert!(
+        supervised::equity_error(&fitted, &examples) < supervised::equity_error(&nets, &examples)
+    );
+    // The same arguments give the same weights.
+    assert_eq!(run().0.contact, fitted.contact);
+}
