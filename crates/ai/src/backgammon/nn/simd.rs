@@ -53,12 +53,26 @@ fn detect() -> Kernel {
 pub fn forward_with(net: &Net, inputs: &Inputs, kernel: Kernel) -> [f32; OUTPUTS] {
     match kernel {
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 if detect() == Kernel::Avx2 => {
-            // SAFETY: the processor has AVX2 and FMA (checked just above, once cached).
+        Kernel::Avx2 if detect() == Kernel::Avx2 && fits(net, inputs) => {
+            // SAFETY: the processor has AVX2 and FMA (checked just above, once cached), and
+            // every row and lane the kernel reads is inside the net's weights (`fits`).
             unsafe { avx2::forward(net, inputs) }
         }
         _ => net.forward_scalar(inputs),
     }
+}
+
+/// Whether the kernel's reads stay inside `net`: whole 8-lane chunks of hidden units, weights
+/// of matching sizes, and a first-layer row for every non-zero input. (A net's fields are
+/// public; the portable path answers a mismatched one with a panic, never a wrong read.)
+fn fits(net: &Net, inputs: &Inputs) -> bool {
+    let h = net.hidden;
+    h > 0
+        && h.is_multiple_of(8)
+        && net.b1.len() == h
+        && net.w2.len() == OUTPUTS * h
+        && net.w1.len().is_multiple_of(h)
+        && inputs.iter().all(|(i, _)| i < net.w1.len() / h)
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -293,3 +293,14 @@ fn adam_fits_two_ply_labels_and_lowers_the_loss_deterministically() {
     // The same arguments give the same weights.
     assert_eq!(run().0.contact, fitted.contact);
 }
+
+#[test]
+#[should_panic]
+fn a_net_fed_more_inputs_than_it_has_rows_panics_on_every_kernel() {
+    // 198-input nets fed the 208 inputs of the feature encoding: the kernel must not read
+    // past the weights; the portable path it falls back to refuses with a panic.
+    let nets = NeuralEvaluator::shipped();
+    let mut inputs = Inputs::new();
+    super::encode::encode_with_features(&Position::START, &mut inputs);
+    super::simd::forward_with(&nets.contact, &inputs, super::simd::Kernel::Avx2);
+}
