@@ -304,3 +304,33 @@ fn a_net_fed_more_inputs_than_it_has_rows_panics_on_every_kernel() {
     super::encode::encode_with_features(&Position::START, &mut inputs);
     super::simd::forward_with(&nets.contact, &inputs, super::simd::Kernel::Avx2);
 }
+
+#[test]
+fn every_generation_kept_in_training_weights_loads_and_is_sane() {
+    // training/weights holds the TD start and each expert-iteration generation kept
+    // (docs/training.md); the shipped file is one of them.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../training/weights");
+    let (mut found, mut shipped) = (0, false);
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|x| x != "tnn") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        shipped |= bytes == SHIPPED;
+        let nets = NeuralEvaluator::from_bytes(&bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let start = nets.evaluate(&Position::START);
+        assert!(
+            (0.4..0.6).contains(&start.win),
+            "{}: {start:?}",
+            path.display()
+        );
+        found += 1;
+    }
+    assert!(found >= 2, "{found} weights files in {}", dir.display());
+    assert!(
+        shipped,
+        "the shipped nets are not among the kept generations"
+    );
+}
