@@ -452,12 +452,16 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         writeln!(out)?;
         return Ok(());
     }
+    let filter = Filter::default();
     writeln!(
         out,
-        "{} to play {dice}; {}; plays ranked at {}-ply (up to 8 within 0.160 searched, the rest at 0-ply)",
+        "{} to play {dice}; {}; plays ranked at {}-ply (the best {}, and up to {} within {:.2}, searched; the rest at 0-ply)",
         capitalized(setup.on_roll),
         describe_stakes(&state, &setup),
-        args.plies
+        args.plies,
+        filter.at_least,
+        filter.keep,
+        filter.within
     )?;
     if rows.is_empty() {
         writeln!(out, "No legal play: the roll is lost.")?;
