@@ -55,16 +55,23 @@ fn marks_follow_gnubg_thresholds() {
 }
 
 #[test]
-fn a_zero_ply_analysis_finds_no_chequer_error_in_the_zero_ply_bot() {
-    // The medium bot plays the nets' 0-ply choice: a 0-ply analysis on the same nets
-    // agrees with every play, while the random bot's plays cost equity.
+fn a_zero_ply_analysis_marks_no_play_of_the_zero_ply_bot() {
+    // The medium bot plays the nets' 0-ply choice by cubeless money equity; a 0-ply
+    // analysis on the same nets ranks by the match's equity (here a 3-point match), so it
+    // may prefer another play where gammons count differently at the score, but never by
+    // enough to mark it, while the random bot's plays cost equity.
     let steps = play(Level::Medium, Level::Random, 11);
     let nets = NeuralEvaluator::shipped();
     let a = analyse(nets, &steps, &zero_ply(), || {});
     let medium = a.stats(tabula_core::Color::White);
     let random = a.stats(tabula_core::Color::Black);
     assert!(medium.moves > 10 && random.moves > 10);
-    assert!(medium.chequer_error < 1e-3, "{}", medium.chequer_error);
+    assert!(medium.chequer_error < 0.02, "{}", medium.chequer_error);
+    assert!(a
+        .decisions
+        .iter()
+        .filter(|d| d.player == tabula_core::Color::White)
+        .all(|d| d.mark == Mark::None));
     assert!(random.chequer_rate() > 50.0, "{}", random.chequer_rate());
     for d in &a.decisions {
         assert!(d.error >= 0.0);
