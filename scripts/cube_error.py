@@ -60,36 +60,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import gnubg_nn as g
 
+from gnubg_board import equity, finished, mover_equity, results, swap
+
 TABULA = "target/release/tabula"
 GNUBG = "/usr/games/gnubg"
-
-
-def equity(p):
-    win, wg, wbg, lg, lbg = p
-    return 2 * win - 1 + wg - lg + wbg - lbg
-
-
-def swap(board):
-    return [list(board[1]), list(board[0])]
-
-
-def results(board, d1, d2):
-    """Every distinct legal result (mover still in list 1), as boards."""
-    out = {}
-    for m in g.moves(board, d1, d2):
-        key = m[0] if isinstance(m, tuple) else m
-        after = g.board_from_position_key(key)
-        out[(tuple(after[0]), tuple(after[1]))] = after
-    return list(out.values())
-
-
-def mover_equity(after, plies):
-    """The mover's cubeless equity after its play, the opponent then on roll."""
-    return -equity(g.probabilities(swap(after), plies))
-
-
-def finished(board):
-    return sum(board[0]) == 0 or sum(board[1]) == 0
 
 
 def xgid(board, cube, owned):

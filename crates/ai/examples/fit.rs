@@ -16,9 +16,9 @@ use clap::Parser;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tabula_ai::backgammon::nn::encode::{Encoding, INPUTS_WITH_FEATURES};
-use tabula_ai::backgammon::nn::file::{self, Weights};
+use tabula_ai::backgammon::nn::file;
 use tabula_ai::backgammon::nn::net::{Net, OUTPUTS};
 use tabula_ai::backgammon::nn::{NeuralEvaluator, Phase};
 use tabula_ai::train::label;
@@ -97,20 +97,6 @@ fn with_feature_rows(net: &Net) -> Net {
         net.b2,
     )
     .expect("the same net with more rows")
-}
-
-fn save(path: &Path, nets: &NeuralEvaluator, info: String) -> std::io::Result<()> {
-    let bytes = file::write(&Weights {
-        info,
-        nets: vec![
-            ("contact".to_string(), nets.contact.clone()),
-            ("race".to_string(), nets.race.clone()),
-        ],
-    })
-    .map_err(std::io::Error::other)?;
-    let tmp = path.with_extension("tnn.tmp");
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(tmp, path)
 }
 
 fn load(dirs: &[PathBuf]) -> Result<(Vec<Example>, Vec<Example>), Box<dyn std::error::Error>> {
@@ -203,7 +189,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 nets.contact.hidden,
                 args.seed
             );
-            save(&args.out, &nets, info)?;
+            tabula_ai::train::save_backgammon(&args.out, &nets, info)?;
         }
         alpha *= args.decay;
     }

@@ -15,8 +15,8 @@
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use tabula_ai::backgammon::nn::file::{self, Weights};
+use std::path::PathBuf;
+use tabula_ai::backgammon::nn::file;
 use tabula_ai::backgammon::NeuralEvaluator;
 use tabula_ai::train::{measure, supervised};
 
@@ -58,20 +58,6 @@ fn generation_in(info: &str) -> u32 {
         .unwrap_or(0)
 }
 
-fn save(path: &Path, nets: &NeuralEvaluator, info: String) -> std::io::Result<()> {
-    let bytes = file::write(&Weights {
-        info,
-        nets: vec![
-            ("contact".to_string(), nets.contact.clone()),
-            ("race".to_string(), nets.race.clone()),
-        ],
-    })
-    .map_err(std::io::Error::other)?;
-    let tmp = path.with_extension("tnn.tmp");
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(tmp, path)
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse();
     let start_bytes = std::fs::read(&args.from)?;
@@ -110,7 +96,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
              from=[{start_info}]",
             args.games, args.keep, args.epochs, args.alpha, args.seed
         );
-        save(&args.out, &nets, info)?;
+        tabula_ai::train::save_backgammon(&args.out, &nets, info)?;
         let mut line = format!(
             "generation {done} examples {} loss {:.4} (floor {:.4}) equity error {:.4} -> {:.4} \
              elapsed {:.0} s",

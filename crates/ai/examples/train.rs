@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
 use tabula_ai::backgammon::nn::encode::Encoding;
-use tabula_ai::backgammon::nn::file::{self, Weights};
+use tabula_ai::backgammon::nn::file;
 use tabula_ai::backgammon::{Heuristic, NeuralEvaluator};
 use tabula_ai::train::{measure, td};
 
@@ -62,20 +62,6 @@ fn games_in(info: &str) -> u64 {
         .find_map(|kv| kv.strip_prefix("games="))
         .and_then(|v| v.parse().ok())
         .unwrap_or(0)
-}
-
-fn save(path: &PathBuf, nets: &NeuralEvaluator, info: String) -> std::io::Result<()> {
-    let bytes = file::write(&Weights {
-        info,
-        nets: vec![
-            ("contact".to_string(), nets.contact.clone()),
-            ("race".to_string(), nets.race.clone()),
-        ],
-    })
-    .map_err(std::io::Error::other)?;
-    let tmp = path.with_extension("tnn.tmp");
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(tmp, path)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -133,7 +119,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         bar.set_position(done);
         if since >= args.checkpoint || done >= args.games {
             since = 0;
-            save(&args.out, &nets, info(done))?;
+            tabula_ai::train::save_backgammon(&args.out, &nets, info(done))?;
             let mut line = format!(
                 "games {done} loss {:.4} elapsed {:.0} s",
                 loss_sum / f64::from(batches),
