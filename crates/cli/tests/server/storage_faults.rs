@@ -207,16 +207,23 @@ async fn sqlite_full_loses_nothing_says_so_and_recovers_without_a_restart() {
     check_nothing_lost(&mut server, &db, &load).await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_outage_loses_nothing_says_so_and_recovers_without_a_restart() {
-    let Some(db) = postgres().await else {
-        return;
-    };
+/// A fresh PostgreSQL test database, a proxy in front of it that the test can cut, and the
+/// database as reached through the proxy; `None` where no PostgreSQL answers.
+async fn proxied_postgres() -> Option<(Database, Proxy, Database)> {
+    let db = postgres().await?;
     let Database::Postgres(url) = &db else {
         unreachable!()
     };
     let proxy = Proxy::start(postgres_address(url).await).await;
     let through = Database::Postgres(proxy.url(url));
+    Some((db, proxy, through))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_outage_loses_nothing_says_so_and_recovers_without_a_restart() {
+    let Some((db, proxy, through)) = proxied_postgres().await else {
+        return;
+    };
     let mut server = Server::start_with_env(&through, &[("RUST_LOG", "error")]);
     let base = server.base.clone();
     let (load, ids, tasks) = start_load(&base).await;
@@ -242,14 +249,10 @@ async fn postgres_outage_loses_nothing_says_so_and_recovers_without_a_restart() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_commit_cut_in_flight_is_outcome_unknown_and_the_game_tells() {
-    let Some(db) = postgres().await else {
+    let Some((_db, proxy, through)) = proxied_postgres().await else {
         return;
     };
-    let Database::Postgres(url) = &db else {
-        unreachable!()
-    };
-    let proxy = Proxy::start(postgres_address(url).await).await;
-    let server = Server::start(&Database::Postgres(proxy.url(url)));
+    let server = Server::start(&through);
     let alice = Client::guest(&server.base, "alice").await;
     let bob = Client::guest(&server.base, "bob").await;
     let g = alice
