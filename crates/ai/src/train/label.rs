@@ -17,7 +17,7 @@
 //! record the position's 26 signed pip counts and the five chances as little-endian `f32`,
 //! and a SHA-256 of everything before it; a damaged or truncated file is refused.
 
-use super::td::to_array;
+use super::td::{roll, to_array};
 use crate::backgammon::nn::net::OUTPUTS;
 use crate::backgammon::nn::NeuralEvaluator;
 use crate::backgammon::Evaluator;
@@ -25,7 +25,6 @@ use crate::study::nply;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sha2::{Digest, Sha256};
-use tabula_core::{Dice, Die};
 use tabula_tables::{MoveGen, Position, CHECKERS};
 
 /// The first bytes of a chunk file.
@@ -84,11 +83,6 @@ pub enum ChunkError {
     Record(usize),
 }
 
-fn random_roll(rng: &mut ChaCha8Rng) -> Dice {
-    let die = |rng: &mut ChaCha8Rng| Die::new(rng.gen_range(1..=6)).expect("1..=6 is a die");
-    Dice::from_values(die(rng), die(rng))
-}
-
 /// The positions of chunk `index`: [`SampleConfig::per_chunk`] positions from exploring
 /// self-play of `nets` (module docs), in the order met.
 pub fn sample_chunk(nets: &NeuralEvaluator, cfg: &SampleConfig, index: u64) -> Vec<Position> {
@@ -109,7 +103,7 @@ pub fn sample_chunk(nets: &NeuralEvaluator, cfg: &SampleConfig, index: u64) -> V
         if NeuralEvaluator::exact(&pos).is_none() && rng.gen_bool(cfg.keep) {
             kept.push(pos);
         }
-        let dice = random_roll(&mut rng);
+        let dice = roll(&mut rng);
         scored.clear();
         scored.extend(
             gen.positions(&pos, dice)

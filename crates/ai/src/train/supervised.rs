@@ -115,14 +115,7 @@ pub fn fit(
                 Phase::Race => &mut nets.race,
             };
             loss += f64::from(net.sgd_step(&inputs, &ex.target, alpha, &mut h));
-            floor += ex
-                .target
-                .iter()
-                .map(|&t| {
-                    let t = f64::from(t.clamp(1e-6, 1.0 - 1e-6));
-                    -(t * t.ln() + (1.0 - t) * (1.0 - t).ln())
-                })
-                .sum::<f64>();
+            floor += entropy(&ex.target);
         }
         let n = examples.len().max(1) as f64;
         report = FitReport {

@@ -304,30 +304,9 @@ impl Client {
     }
 }
 
-/// A chooser that prefers plain moves (no resignations, draw offers or doubles), cycling
-/// through the choices with a simple generator so that games do not repeat.
-pub fn chooser(seed: u64) -> impl FnMut(&[String]) -> String {
-    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-    move |legal: &[String]| {
-        let plain: Vec<&String> = legal
-            .iter()
-            .filter(|a| {
-                !["resign", "offer-draw", "accept-draw", "double", "beaver"]
-                    .iter()
-                    .any(|w| a.starts_with(w))
-            })
-            .collect();
-        let pool: Vec<&String> = if plain.is_empty() {
-            legal.iter().collect()
-        } else {
-            plain
-        };
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        pool[(state >> 33) as usize % pool.len()].clone()
-    }
-}
+/// The plays' chooser, shared with the fault-load driver (which the `faults` example
+/// includes without this module).
+pub use crate::faultload::chooser;
 
 /// Plays `color`'s side of game `id` until it is over (the other side is a bot).
 pub async fn play_to_end(client: &Client, id: &str, color: &str, seed: u64) -> Value {

@@ -180,7 +180,7 @@ type Write<'a> = (&'a Player, &'static str, String, &'static str, Value);
 /// unchanged, as a client would; after any other refusal the game is read again.
 pub async fn play(load: Arc<Load>, game: Game, seed: u64) {
     let id = game.id.clone();
-    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+    let mut pick = chooser(seed);
     let (mut highest, mut n) = (0i64, 0u64);
     let mut pending: Option<Write> = None;
     while !load.stop.load(Ordering::SeqCst) {
@@ -226,24 +226,8 @@ pub async fn play(load: Arc<Load>, game: Game, seed: u64) {
             } else if status["status"] == "decide" {
                 let legal: Vec<String> =
                     serde_json::from_value(g["view"]["legal"].clone()).unwrap_or_default();
-                let plain: Vec<&String> = legal
-                    .iter()
-                    .filter(|a| {
-                        !["resign", "offer-draw", "double", "beaver"]
-                            .iter()
-                            .any(|w| a.starts_with(w))
-                    })
-                    .collect();
-                let pool: Vec<&String> = if plain.is_empty() {
-                    legal.iter().collect()
-                } else {
-                    plain
-                };
-                if !pool.is_empty() {
-                    state = state
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    let action = pool[(state >> 33) as usize % pool.len()].clone();
+                if !legal.is_empty() {
+                    let action = pick(&legal);
                     let player = if status["player"] == "black" {
                         &game.black
                     } else {
@@ -423,4 +407,29 @@ pub async fn lost(base: &str, acks: &[Ack]) -> Vec<String> {
         }
     }
     lost
+}
+
+/// A chooser that prefers plain moves (no resignations, draw offers or doubles), cycling
+/// through the choices with a simple generator so that games do not repeat.
+pub fn chooser(seed: u64) -> impl FnMut(&[String]) -> String {
+    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+    move |legal: &[String]| {
+        let plain: Vec<&String> = legal
+            .iter()
+            .filter(|a| {
+                !["resign", "offer-draw", "accept-draw", "double", "beaver"]
+                    .iter()
+                    .any(|w| a.starts_with(w))
+            })
+            .collect();
+        let pool: Vec<&String> = if plain.is_empty() {
+            legal.iter().collect()
+        } else {
+            plain
+        };
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        pool[(state >> 33) as usize % pool.len()].clone()
+    }
 }
