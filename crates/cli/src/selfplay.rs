@@ -238,7 +238,7 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
 /// ", N nodes a decision" when `--nodes` replaces the levels' budgets.
 fn budget_text(nodes: Option<u64>) -> String {
     nodes.map_or(String::new(), |n| {
-        format!(", {} nodes a decision", crate::solve::thousands(n))
+        format!(", {} nodes a decision", crate::thousands::thousands(n))
     })
 }
 
