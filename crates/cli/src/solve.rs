@@ -8,7 +8,7 @@
 //! only the result.
 
 use crate::error::bad_input;
-use crate::input::{grasshopper_checkers, variant, Variant};
+use crate::input::grasshopper_checkers;
 use crate::thousands::thousands;
 use crate::SolveArgs;
 use anyhow::Result;
@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
-use tabula_core::Color;
+use tabula_core::{Color, GameId};
 use tabula_grasshopper::notation::parse_position as parse_grasshopper;
 use tabula_grasshopper::solver::{solve_position, Progress, SolveReport, DEFAULT_MAX_SLOTS};
 use tabula_grasshopper::Position;
@@ -198,7 +198,7 @@ fn capitalised(c: Color) -> &'static str {
 
 /// Runs the command.
 pub fn run(out: &mut dyn Write, args: &SolveArgs) -> Result<()> {
-    if variant(&args.game)? != Variant::Grasshopper {
+    if args.game != GameId::Grasshopper {
         return Err(bad_input(format!(
             "solve is available for grasshopper only, not {}",
             args.game
