@@ -144,7 +144,7 @@ fn bench(c: &mut Criterion) {
     });
     // The same sizes reading the hand-crafted features too (docs/training.md): what the
     // features cost per evaluation, encoding included.
-    let with_features = tabula_ai::train::td::fresh_with(
+    let with_features = tabula_ai::backgammon::NeuralEvaluator::random(
         tabula_ai::backgammon::nn::encode::Encoding::Features,
         nets.contact.hidden,
         nets.race.hidden,

@@ -5,7 +5,9 @@
 //! exact one-sided bear-off database for races) and a 0/1/2-ply play search, with match-aware
 //! cube decisions from a match equity table; Grasshopper and Grasshopper (Halma) have
 //! alpha-beta searches with their own evaluations. [`selfplay`] measures bots against each
-//! other. A neural evaluator can replace the hand-made one behind the `Evaluator` trait.
+//! other. A neural evaluator can replace the hand-made one behind the `Evaluator` trait; its
+//! nets are the shared library [`nn`], trained apart from this runtime by the coach
+//! (`tabula-coach`), on which no runtime crate depends.
 #![deny(missing_docs)]
 
 pub mod backgammon;
@@ -15,10 +17,10 @@ pub mod grasshopper;
 pub mod halma;
 mod level;
 pub mod never_finishing;
+pub mod nn;
 pub mod search;
 pub mod selfplay;
 pub mod study;
-pub mod train;
 
 pub use bot::{Bot, Budget, RandomBot};
 pub use level::{Level, UnknownLevel};

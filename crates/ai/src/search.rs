@@ -3,17 +3,17 @@
 //! the tables family; the game supplies its play generator.
 //!
 //! The strong level prunes the plays with the move filter [`STRONG_FILTER`] at 0-ply (the
-//! same filter as the analysis, `study::nply::Filter`) and scores each kept play at 2 plies: the opponent's 21 rolls, each answered by their
+//! same filter as the analysis, `study::filter::Filter`) and scores each kept play at 2 plies: the opponent's 21 rolls, each answered by their
 //! best 0-ply reply, then our 21 rolls, each answered by our best 0-ply play, and the
 //! evaluator on the result. Choosing the replies at 0-ply rather than by a deeper search
 //! keeps it near 21 x 21 move generations per candidate, well under a second a decision.
 
 use crate::backgammon::{Evaluator, Probabilities};
-use crate::study::nply::Filter;
+use crate::study::filter::Filter;
 use crate::Level;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use tabula_core::Dice;
+use tabula_core::{Dice, Die};
 use tabula_tables::{MoveGen, Position, TablesGen, Trapping, CHECKERS};
 
 /// Which 0-ply candidates the strong level examines deeper: the analysis' default filter
@@ -44,6 +44,29 @@ impl Plays for (TablesGen, Trapping) {
     fn plays(&mut self, pos: &Position, dice: Dice) -> &[Position] {
         self.0.positions(pos, dice, self.1)
     }
+}
+
+/// A random roll (the dice of self-play and of its measurements).
+pub fn roll(rng: &mut ChaCha8Rng) -> Dice {
+    let die = |rng: &mut ChaCha8Rng| Die::new(rng.gen_range(1..=6)).expect("1..=6 is a die");
+    Dice::from_values(die(rng), die(rng))
+}
+
+/// The position after the 0-ply choice of `eval` with `dice` (the result that leaves the
+/// opponent the lowest equity; the mover's view, not flipped), or `None` when no move is
+/// legal under the rules of `plays`.
+pub fn best_play(
+    eval: &impl Evaluator,
+    plays: &mut impl Plays,
+    pos: &Position,
+    dice: Dice,
+) -> Option<Position> {
+    plays
+        .plays(pos, dice)
+        .iter()
+        .map(|c| (eval.evaluate(&c.flip()).equity(), *c))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
 }
 
 /// The chosen result among `candidates` (non-empty, seen from the mover).

@@ -7,6 +7,7 @@
 //! [`tabula_core::Game`]).
 #![deny(missing_docs)]
 
+mod ledger;
 mod movegen;
 mod position;
 

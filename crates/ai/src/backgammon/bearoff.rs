@@ -16,7 +16,7 @@ mod build;
 #[cfg(test)]
 mod tests;
 
-use super::eval::Probabilities;
+use super::chances::Probabilities;
 use std::sync::OnceLock;
 use tabula_tables::{Position, CHECKERS};
 

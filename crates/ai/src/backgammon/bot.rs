@@ -1,8 +1,9 @@
 //! The backgammon bot: moves by search over the evaluator, cube and resignation answers from
 //! its chances. Deterministic for a given level and seed.
 
+use super::chances::{Evaluator, Probabilities};
 use super::cube::{self, Answer, CubeState};
-use super::eval::{Evaluator, Heuristic, Probabilities};
+use super::eval::Heuristic;
 use super::nn::NeuralEvaluator;
 use crate::search::choose_play;
 use crate::Level;

@@ -23,8 +23,8 @@
 //! answers no there. A backgammon is counted three times (the bar-quadruple option is
 //! ignored: it is rare and only sharpens gammonish positions).
 
+use super::chances::Probabilities;
 use super::cubeful::{self, MoneyDecision, Owner, CUBE_EFFICIENCY};
-use super::eval::Probabilities;
 use super::match_cube::{cubeful_chances, Holder, Score};
 use super::met::Crawford;
 use tabula_core::Color;

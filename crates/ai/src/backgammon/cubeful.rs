@@ -33,7 +33,7 @@
 //! Equities here are per unit of the current cube, from the side of the player whose chances
 //! are given.
 
-use super::eval::Probabilities;
+use super::chances::Probabilities;
 
 /// The cube efficiency used for every position (see the module docs).
 pub const CUBE_EFFICIENCY: f32 = 0.68;

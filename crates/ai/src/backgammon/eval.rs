@@ -1,49 +1,9 @@
-//! Evaluators: the cubeless chances of the player on roll, behind a trait so that the
-//! hand-made baseline can be swapped for a neural evaluator.
+//! The hand-made evaluators: the baseline [`Heuristic`] and its tunable [`Weights`], behind
+//! the [`Evaluator`] trait of `chances.rs` so that a neural evaluator can replace them.
 
 use super::bearoff::BearoffDb;
+use super::chances::{finished, Evaluator, Probabilities};
 use tabula_tables::{Position, CHECKERS};
-
-/// Cubeless chances of the player on roll. `win` includes gammons and backgammons;
-/// `win_gammon` includes backgammons.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Probabilities {
-    /// Chance to win.
-    pub win: f32,
-    /// Chance to win a gammon or backgammon.
-    pub win_gammon: f32,
-    /// Chance to win a backgammon.
-    pub win_backgammon: f32,
-    /// Chance to lose a gammon or backgammon.
-    pub lose_gammon: f32,
-    /// Chance to lose a backgammon.
-    pub lose_backgammon: f32,
-}
-
-impl Probabilities {
-    /// Cubeless money equity per cube unit: +1 per single, +2 per gammon, +3 per backgammon.
-    pub fn equity(&self) -> f32 {
-        2.0 * self.win - 1.0 + self.win_gammon - self.lose_gammon + self.win_backgammon
-            - self.lose_backgammon
-    }
-
-    /// The same chances seen by the other player.
-    pub fn flip(&self) -> Probabilities {
-        Probabilities {
-            win: 1.0 - self.win,
-            win_gammon: self.lose_gammon,
-            win_backgammon: self.lose_backgammon,
-            lose_gammon: self.win_gammon,
-            lose_backgammon: self.win_backgammon,
-        }
-    }
-}
-
-/// Judges a position seen from the player on roll.
-pub trait Evaluator {
-    /// The cubeless chances of the player on roll.
-    fn evaluate(&self, pos: &Position) -> Probabilities;
-}
 
 /// The baseline evaluator of hand-made features: pip counts, points made, primes, anchors,
 /// blots and the shots at them, checkers on the bar. Weights are set by hand. Races in which
@@ -86,7 +46,7 @@ pub struct Weights {
 
 impl Weights {
     /// The weights in use: the hand-set baseline. The self-play tuner
-    /// (`cargo run --release -p tabula-ai --example tune`) finds weights that beat these by a
+    /// (`cargo run --release -p tabula-coach --example tune`) finds weights that beat these by a
     /// quarter of a point per cubeless 0-ply game, but GNU Backgammon's analysis rated their
     /// play no better and their cube play worse (docs/bots.md), so they are not used.
     pub const DEFAULT: Weights = Weights {
@@ -155,20 +115,6 @@ pub struct Weighted(pub Weights);
 
 fn logistic(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
-}
-
-/// The result of a finished game from the side of the player on roll, who has lost because
-/// the opponent has borne off everything.
-pub(crate) fn finished(pos: &Position) -> Probabilities {
-    let mut p = Probabilities::default();
-    if pos.mover_off() == 0 {
-        p.lose_gammon = 1.0;
-        let back = pos.mover_on(25) > 0 || (19..=24).any(|i| pos.mover_on(i) > 0);
-        if back {
-            p.lose_backgammon = 1.0;
-        }
-    }
-    p
 }
 
 /// Features of one side, seen from that side as the mover.

@@ -31,7 +31,7 @@
 //! the method gnubg's match cube at 0-ply is built on (Thyssen's generalisation of
 //! Janowski); the formulas here were worked out from the description above.
 
-use super::eval::Probabilities;
+use super::chances::Probabilities;
 use super::met::{met, Crawford};
 
 /// The score of a match as the deciding player sees it.

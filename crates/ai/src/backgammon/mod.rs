@@ -3,6 +3,7 @@
 
 pub mod bearoff;
 mod bot;
+mod chances;
 pub mod cube;
 pub mod cubeful;
 mod eval;
@@ -12,5 +13,6 @@ pub mod nn;
 
 pub use bearoff::BearoffDb;
 pub use bot::{BackgammonBot, EvalKind};
-pub use eval::{Evaluator, Heuristic, Probabilities, Weighted, Weights};
+pub use chances::{Evaluator, Probabilities};
+pub use eval::{Heuristic, Weighted, Weights};
 pub use nn::NeuralEvaluator;

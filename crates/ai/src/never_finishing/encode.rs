@@ -20,7 +20,7 @@
 //! ([`mirror_index`]). The encoding reuses backgammon's sparse [`Inputs`]: at most 15 points
 //! a side are occupied, so well under its capacity of non-zero inputs is ever used.
 
-use crate::backgammon::nn::encode::Inputs;
+use crate::nn::inputs::Inputs;
 use tabula_tables::Position;
 
 /// Units per point of the unary code.

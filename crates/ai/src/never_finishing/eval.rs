@@ -1,6 +1,6 @@
 //! The Never-Finishing evaluator: cubeless chances of the player on roll from a net trained
-//! here by self-play (`crate::train::nf_td`), with what is known without it answered exactly
-//! or by the backgammon race net.
+//! by self-play in the coach (`tabula-coach`), with what is known without it answered
+//! exactly or by the backgammon race net.
 //!
 //! - Finished boards: their result (a gammon when the loser bore off none; there are no
 //!   backgammons in this game, so those outputs are always 0).
@@ -16,10 +16,10 @@
 //!   every checkpoint, so it is not used.)
 
 use super::encode::{encode, INPUTS};
-use crate::backgammon::nn::encode::Inputs;
-use crate::backgammon::nn::file::{self, WeightsError};
-use crate::backgammon::nn::net::{Net, OUTPUTS};
 use crate::backgammon::{BearoffDb, Evaluator, Probabilities};
+use crate::nn::file::{self, WeightsError};
+use crate::nn::inputs::Inputs;
+use crate::nn::net::{Net, OUTPUTS};
 use tabula_tables::{Position, CHECKERS};
 
 /// The evaluator on the Never-Finishing net.
@@ -30,7 +30,7 @@ pub struct NfEvaluator {
 }
 
 /// The shipped weights (`crates/ai/weights/never-finishing.tnn`), trained by
-/// `crates/ai/examples/train_nf.rs` (docs/training.md, "The Never-Finishing net").
+/// `crates/coach/examples/train_nf.rs` (docs/training.md, "The Never-Finishing net").
 const SHIPPED: &[u8] = include_bytes!("../../weights/never-finishing.tnn");
 
 /// The name of the net in the weights file.

@@ -16,7 +16,7 @@ pub use eval::NfEvaluator;
 
 use crate::backgammon::Heuristic;
 use crate::search::{choose_play, choose_play_at};
-use crate::study::nply::Filter;
+use crate::study::filter::Filter;
 
 /// How many rolls ahead strong looks on the net. Two plies (as in backgammon) averaged
 /// 446 ms a decision with a worst case of 5.2 s: positions with trapped checkers go to the

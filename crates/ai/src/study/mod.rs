@@ -6,6 +6,7 @@
 pub mod analyse;
 pub mod cube;
 pub mod cubeful_rollout;
+pub mod filter;
 pub mod hint;
 pub mod nply;
 pub mod report;

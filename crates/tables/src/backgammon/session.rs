@@ -5,8 +5,9 @@ use super::action::{Action, GameResult};
 use super::error::BackgammonError;
 use super::game::GameState;
 use super::options::{Mode, Options, OptionsError};
+use crate::ledger::{Ledger, Scored, Stakes};
 use crate::movegen::{MoveGen, Reusable};
-use tabula_core::{ByColor, Color, DiceRoll, EndReason, Game, GameId, Outcome, SessionEnd, Status};
+use tabula_core::{ByColor, Color, DiceRoll, EndReason, Game, GameId, Status};
 
 /// Something that happened in a session, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,14 +46,24 @@ pub enum Event {
 #[derive(Debug, Clone)]
 pub struct Backgammon {
     options: Options,
-    score: ByColor<u32>,
     crawford_played: bool,
     game: GameState,
-    games: u32,
-    results: Vec<GameResult>,
-    events: Vec<Event>,
-    over: bool,
+    ledger: Ledger<GameResult, Event>,
     gen: Reusable<MoveGen>,
+}
+
+impl Scored for GameResult {
+    fn winner(&self) -> Option<Color> {
+        Some(self.winner)
+    }
+
+    fn points(&self) -> u32 {
+        self.points
+    }
+
+    fn reason(&self) -> EndReason {
+        self.reason
+    }
 }
 
 impl Backgammon {
@@ -61,13 +72,9 @@ impl Backgammon {
         options.validate()?;
         let mut session = Backgammon {
             options,
-            score: ByColor::default(),
             crawford_played: false,
             game: GameState::new(options, true),
-            games: 0,
-            results: Vec::new(),
-            events: Vec::new(),
-            over: false,
+            ledger: Ledger::new(ByColor::default(), 0),
             gen: Reusable::default(),
         };
         session.start_game();
@@ -85,13 +92,9 @@ impl Backgammon {
         options.validate()?;
         Ok(Backgammon {
             options,
-            score,
             crawford_played,
             game,
-            games: 1,
-            results: Vec::new(),
-            events: Vec::new(),
-            over: false,
+            ledger: Ledger::new(score, 1),
             gen: Reusable::default(),
         })
     }
@@ -109,22 +112,22 @@ impl Backgammon {
     /// The score: match points, or money won so far (the loser's stays at 0 and the winner's
     /// grows; the net is the difference).
     pub fn score(&self) -> ByColor<u32> {
-        self.score
+        self.ledger.score
     }
 
     /// Results of the finished games, in order.
     pub fn results(&self) -> &[GameResult] {
-        &self.results
+        &self.ledger.results
     }
 
     /// Everything that happened, in order.
     pub fn events(&self) -> &[Event] {
-        &self.events
+        &self.ledger.events
     }
 
     /// The number of the current game, from 1.
     pub fn game_number(&self) -> u32 {
-        self.games
+        self.ledger.games
     }
 
     /// Whether the current game is the Crawford game.
@@ -139,7 +142,7 @@ impl Backgammon {
 
     /// Whether the session has ended.
     pub fn is_over(&self) -> bool {
-        self.over
+        self.ledger.over
     }
 
     fn start_game(&mut self) {
@@ -151,17 +154,17 @@ impl Backgammon {
                 !self.crawford_played
                     && Color::ALL
                         .iter()
-                        .any(|&c| self.score[c] + 1 == u32::from(length))
+                        .any(|&c| self.ledger.score[c] + 1 == u32::from(length))
             }
             _ => false,
         };
         if crawford {
             self.crawford_played = true;
         }
-        self.games += 1;
+        self.ledger.games += 1;
         self.game = GameState::new(self.options, !crawford);
-        self.events.push(Event::GameStart {
-            number: self.games,
+        self.ledger.events.push(Event::GameStart {
+            number: self.ledger.games,
             crawford,
         });
     }
@@ -171,38 +174,24 @@ impl Backgammon {
         let Some(result) = self.game.result() else {
             return;
         };
-        self.events.push(Event::GameOver(result));
-        self.results.push(result);
-        self.score[result.winner] += result.points;
-        self.over = match self.options.mode {
-            Mode::Match { length, .. } => self.score[result.winner] >= u32::from(length),
-            Mode::Money { games, .. } => games.is_some_and(|g| self.games >= g),
+        self.ledger.finish_game(result, Event::GameOver(result));
+        self.ledger.over = match self.options.mode {
+            Mode::Match { length, .. } => self.ledger.score[result.winner] >= u32::from(length),
+            Mode::Money { games, .. } => self.ledger.money_done(games),
         };
-        if !self.over {
+        if !self.ledger.over {
             self.start_game();
         }
     }
 }
 
 impl Backgammon {
-    /// The outcome of the whole session once it is over: the match or the money session, and
-    /// the reason its last game ended.
-    fn session_outcome(&self) -> Outcome {
-        let end = match self.options.mode {
-            Mode::Match { length, .. } => SessionEnd::Match {
-                length: length.into(),
-                score: self.score,
-            },
-            Mode::Money { .. } => SessionEnd::Money {
-                games: self.games,
-                score: self.score,
-            },
-        };
-        let last = self
-            .results
-            .last()
-            .map_or(EndReason::BoreOffSingle, |r| r.reason);
-        Outcome::from_session(end, last)
+    /// What the session is played for, as its ledger scores it.
+    fn stakes(&self) -> Stakes {
+        match self.options.mode {
+            Mode::Match { length, .. } => Stakes::Match(length),
+            Mode::Money { .. } => Stakes::Money,
+        }
     }
 }
 
@@ -215,29 +204,29 @@ impl Game for Backgammon {
     }
 
     fn status(&self) -> Status {
-        if self.over {
-            Status::Over(self.session_outcome())
+        if self.ledger.over {
+            Status::Over(self.ledger.outcome(self.stakes()))
         } else {
             self.game.status()
         }
     }
 
     fn legal_actions(&self) -> Vec<Action> {
-        if self.over {
+        if self.ledger.over {
             return Vec::new();
         }
         self.game.legal_actions(&mut MoveGen::new())
     }
 
     fn apply(&mut self, action: &Action) -> Result<(), BackgammonError> {
-        if self.over {
+        if self.ledger.over {
             return Err(BackgammonError::GameOver);
         }
         let Status::Decide { player, .. } = self.game.status() else {
             return Err(BackgammonError::DiceNeeded);
         };
         self.game.apply(action, &mut self.gen.0)?;
-        self.events.push(Event::Acted {
+        self.ledger.events.push(Event::Acted {
             player,
             action: *action,
         });
@@ -246,7 +235,7 @@ impl Game for Backgammon {
     }
 
     fn roll(&mut self, roll: DiceRoll) -> Result<(), BackgammonError> {
-        if self.over {
+        if self.ledger.over {
             return Err(BackgammonError::GameOver);
         }
         let player = match self.game.status() {
@@ -256,14 +245,14 @@ impl Game for Backgammon {
         };
         let mover = player.unwrap_or(self.game.turn());
         let passed = self.game.roll(roll, &mut self.gen.0)?;
-        self.events.push(Event::Rolled { player, roll });
+        self.ledger.events.push(Event::Rolled { player, roll });
         if passed {
             let who = if player.is_some() {
                 mover
             } else {
                 !self.game.turn()
             };
-            self.events.push(Event::NoMove { player: who });
+            self.ledger.events.push(Event::NoMove { player: who });
         }
         self.after_change();
         Ok(())

@@ -2,10 +2,9 @@
 //! to game, the previous game's winner starting the next.
 
 use super::game::{Action, NfError, NfGame, NfResult};
+use crate::ledger::{Ledger, Scored, Stakes};
 use crate::movegen::{Reusable, TablesGen, Trapping};
-use tabula_core::{
-    ByColor, Chance, Color, DiceRoll, EndReason, Game, GameId, Outcome, SessionEnd, Status,
-};
+use tabula_core::{ByColor, Chance, Color, DiceRoll, EndReason, Game, GameId, Status};
 
 /// Money games or a match; there is no cube.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -78,13 +77,23 @@ pub enum NfEvent {
 #[derive(Debug, Clone)]
 pub struct NeverFinishing {
     options: NfOptions,
-    score: ByColor<u32>,
     game: NfGame,
-    games: u32,
-    results: Vec<NfResult>,
-    events: Vec<NfEvent>,
-    over: bool,
+    ledger: Ledger<NfResult, NfEvent>,
     gen: Reusable<TablesGen>,
+}
+
+impl Scored for NfResult {
+    fn winner(&self) -> Option<Color> {
+        self.winner
+    }
+
+    fn points(&self) -> u32 {
+        self.points
+    }
+
+    fn reason(&self) -> EndReason {
+        self.reason
+    }
 }
 
 /// Why options were refused.
@@ -102,12 +111,8 @@ impl NeverFinishing {
         }
         let mut s = NeverFinishing {
             options,
-            score: ByColor::default(),
             game: NfGame::new(None, options.trapping),
-            games: 0,
-            results: Vec::new(),
-            events: Vec::new(),
-            over: false,
+            ledger: Ledger::new(ByColor::default(), 0),
             gen: Reusable::default(),
         };
         s.start_game(None);
@@ -118,12 +123,8 @@ impl NeverFinishing {
     pub fn from_game(options: NfOptions, game: NfGame, score: ByColor<u32>) -> NeverFinishing {
         NeverFinishing {
             options,
-            score,
             game,
-            games: 1,
-            results: Vec::new(),
-            events: Vec::new(),
-            over: false,
+            ledger: Ledger::new(score, 1),
             gen: Reusable::default(),
         }
     }
@@ -140,34 +141,34 @@ impl NeverFinishing {
 
     /// The score.
     pub fn score(&self) -> ByColor<u32> {
-        self.score
+        self.ledger.score
     }
 
     /// Results of the finished games.
     pub fn results(&self) -> &[NfResult] {
-        &self.results
+        &self.ledger.results
     }
 
     /// Everything that happened.
     pub fn events(&self) -> &[NfEvent] {
-        &self.events
+        &self.ledger.events
     }
 
     /// The current game's number, from 1.
     pub fn game_number(&self) -> u32 {
-        self.games
+        self.ledger.games
     }
 
     /// Whether the session is over.
     pub fn is_over(&self) -> bool {
-        self.over
+        self.ledger.over
     }
 
     fn start_game(&mut self, first: Option<Color>) {
-        self.games += 1;
+        self.ledger.games += 1;
         self.game = NfGame::new(first, self.options.trapping);
-        self.events.push(NfEvent::GameStart {
-            number: self.games,
+        self.ledger.events.push(NfEvent::GameStart {
+            number: self.ledger.games,
             first,
         });
     }
@@ -176,18 +177,14 @@ impl NeverFinishing {
         let Some(result) = self.game.result() else {
             return;
         };
-        self.events.push(NfEvent::GameOver(result));
-        self.results.push(result);
-        if let Some(w) = result.winner {
-            self.score[w] += result.points;
-        }
-        self.over = match self.options.scoring {
+        self.ledger.finish_game(result, NfEvent::GameOver(result));
+        self.ledger.over = match self.options.scoring {
             Scoring::Match { length } => Color::ALL
                 .iter()
-                .any(|&c| self.score[c] >= u32::from(length)),
-            Scoring::Money { games } => games.is_some_and(|g| self.games >= g),
+                .any(|&c| self.ledger.score[c] >= u32::from(length)),
+            Scoring::Money { games } => self.ledger.money_done(games),
         };
-        if !self.over {
+        if !self.ledger.over {
             // The winner of the previous game goes first; after a draw, the opening roll.
             self.start_game(result.winner);
         }
@@ -195,24 +192,12 @@ impl NeverFinishing {
 }
 
 impl NeverFinishing {
-    /// The outcome of the whole session once it is over: the match or the money session, and
-    /// the reason its last game ended.
-    fn session_outcome(&self) -> Outcome {
-        let end = match self.options.scoring {
-            Scoring::Match { length } => SessionEnd::Match {
-                length: length.into(),
-                score: self.score,
-            },
-            Scoring::Money { .. } => SessionEnd::Money {
-                games: self.games,
-                score: self.score,
-            },
-        };
-        let last = self
-            .results
-            .last()
-            .map_or(EndReason::BoreOffSingle, |r| r.reason);
-        Outcome::from_session(end, last)
+    /// What the session is played for, as its ledger scores it.
+    fn stakes(&self) -> Stakes {
+        match self.options.scoring {
+            Scoring::Match { length } => Stakes::Match(length),
+            Scoring::Money { .. } => Stakes::Money,
+        }
     }
 }
 
@@ -225,27 +210,27 @@ impl Game for NeverFinishing {
     }
 
     fn status(&self) -> Status {
-        if self.over {
-            Status::Over(self.session_outcome())
+        if self.ledger.over {
+            Status::Over(self.ledger.outcome(self.stakes()))
         } else {
             self.game.status()
         }
     }
 
     fn legal_actions(&self) -> Vec<Action> {
-        if self.over {
+        if self.ledger.over {
             return Vec::new();
         }
         self.game.legal_actions(&mut TablesGen::new())
     }
 
     fn apply(&mut self, action: &Action) -> Result<(), NfError> {
-        if self.over {
+        if self.ledger.over {
             return Err(NfError::GameOver);
         }
         let player = self.game.turn();
         self.game.apply(action, &mut self.gen.0)?;
-        self.events.push(NfEvent::Moved {
+        self.ledger.events.push(NfEvent::Moved {
             player,
             action: *action,
         });
@@ -254,7 +239,7 @@ impl Game for NeverFinishing {
     }
 
     fn roll(&mut self, roll: DiceRoll) -> Result<(), NfError> {
-        if self.over {
+        if self.ledger.over {
             return Err(NfError::GameOver);
         }
         let player = match self.game.status() {
@@ -263,9 +248,9 @@ impl Game for NeverFinishing {
             _ => return Err(NfError::NoDiceNeeded),
         };
         let passed = self.game.roll(roll, &mut self.gen.0)?;
-        self.events.push(NfEvent::Rolled { player, roll });
+        self.ledger.events.push(NfEvent::Rolled { player, roll });
         if let (true, Some(p)) = (passed, player) {
-            self.events.push(NfEvent::NoMove { player: p });
+            self.ledger.events.push(NfEvent::NoMove { player: p });
         }
         self.after_change();
         Ok(())

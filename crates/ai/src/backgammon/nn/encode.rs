@@ -8,6 +8,8 @@
 //! indices and values of the non-zero inputs, which the first layer adds up as rows.
 
 use super::features;
+pub use crate::nn::inputs::Inputs;
+use crate::nn::inputs::CAPACITY;
 use tabula_tables::Position;
 
 /// Units per point.
@@ -19,9 +21,8 @@ pub const INPUTS: usize = 2 * PER_SIDE;
 /// All inputs with the hand-crafted features: the per-point inputs, then the mover's
 /// features, then the opponent's ([`super::features`]).
 pub const INPUTS_WITH_FEATURES: usize = INPUTS + 2 * features::PER_SIDE;
-/// The most inputs an [`Inputs`] holds (other games' encodings use it too, with at most this
-/// many non-zero).
-const CAPACITY: usize = INPUTS_WITH_FEATURES;
+// The shared inputs hold exactly the widest backgammon encoding (`Inputs::dense`'s length).
+const _: () = assert!(CAPACITY == INPUTS_WITH_FEATURES);
 
 /// Which inputs a net reads; a weights file says it by its input count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,64 +55,6 @@ impl Encoding {
             Encoding::Points => encode(pos, out),
             Encoding::Features => encode_with_features(pos, out),
         }
-    }
-}
-
-/// The non-zero inputs of one position.
-#[derive(Debug, Clone)]
-pub struct Inputs {
-    len: usize,
-    index: [u16; CAPACITY],
-    value: [f32; CAPACITY],
-}
-
-impl Default for Inputs {
-    fn default() -> Inputs {
-        Inputs::new()
-    }
-}
-
-impl Inputs {
-    /// No inputs.
-    pub fn new() -> Inputs {
-        Inputs {
-            len: 0,
-            index: [0; CAPACITY],
-            value: [0.0; CAPACITY],
-        }
-    }
-
-    /// Adds input `index` with `value` (zeros are skipped). Other games' encodings (whose
-    /// indices may pass [`INPUTS`]) use it too; at most [`INPUTS_WITH_FEATURES`] inputs may be
-    /// non-zero.
-    pub fn push(&mut self, index: usize, value: f32) {
-        if value != 0.0 {
-            self.index[self.len] = index as u16;
-            self.value[self.len] = value;
-            self.len += 1;
-        }
-    }
-
-    /// Forgets every input.
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    /// The non-zero inputs as (index, value).
-    pub fn iter(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
-        self.index[..self.len]
-            .iter()
-            .zip(&self.value[..self.len])
-            .map(|(&i, &v)| (usize::from(i), v))
-    }
-
-    /// All inputs, zeros included (tests and tools).
-    pub fn dense(&self) -> Vec<f32> {
-        let mut d = vec![0.0; CAPACITY];
-        for (i, v) in self.iter() {
-            d[i] = v;
-        }
-        d
     }
 }
 
@@ -166,7 +109,7 @@ pub fn encode(pos: &Position, out: &mut Inputs) {
 /// The per-point inputs, and each side's checkers on its own points (which the features
 /// count too).
 fn encode_points(pos: &Position, out: &mut Inputs) -> ([u8; 24], [u8; 24]) {
-    out.len = 0;
+    out.clear();
     let (mine, theirs) = sides(pos);
     side(out, 0, &mine, pos.mover_on(25), pos.mover_off());
     side(

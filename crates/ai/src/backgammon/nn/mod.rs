@@ -1,24 +1,25 @@
-//! The neural evaluator: multilayer perceptrons trained here by self-play (`crate::train`),
+//! The neural evaluator: multilayer perceptrons trained by the coach (`tabula-coach`),
 //! one per game phase (contact and race), that give the five cubeless chances of the player
 //! on roll. Exact bear-off positions keep the one-sided database, finished boards their
 //! result.
 //!
 //! - [`encode`]: the inputs, a per-point encoding of both sides plus a few counts, and
 //!   optionally the hand-crafted [`features`];
-//! - [`net`]: one perceptron (one hidden layer of sigmoids, five sigmoid outputs), its sparse
-//!   forward pass and the gradient the trainer needs;
-//! - [`simd`]: the forward pass in AVX2/FMA intrinsics, chosen at run time;
-//! - [`file`]: the weights file, a small versioned and checksummed format of our own;
+//! - [`file`]: the contact and race nets in the shared weights file;
 //! - [`NeuralEvaluator`]: the [`Evaluator`] on top.
+//!
+//! The perceptron, its forward pass and the file format are the net library both dice games
+//! share ([`crate::nn`]); [`net`] and [`simd`] are re-exported here under their old paths.
 
 pub mod encode;
 pub mod features;
 pub mod file;
-pub mod net;
-pub mod simd;
+
+pub use crate::nn::{net, simd};
 
 use super::bearoff::BearoffDb;
-use super::eval::{finished, Evaluator, Probabilities};
+use super::chances::finished;
+use super::chances::{Evaluator, Probabilities};
 use net::Net;
 use tabula_tables::{Position, CHECKERS};
 
@@ -53,8 +54,16 @@ pub struct NeuralEvaluator {
     pub encoding: encode::Encoding,
 }
 
+impl Net {
+    /// A net of small random weights for the backgammon encoding (the start of training),
+    /// from `seed`.
+    pub fn random(hidden: usize, seed: u64) -> Net {
+        Net::random_with_inputs(encode::INPUTS, hidden, seed)
+    }
+}
+
 /// The weights shipped with Tabula (`crates/ai/weights/backgammon.tnn`), trained by
-/// `crates/ai/examples/train.rs` (docs/training.md).
+/// `crates/coach/examples/train.rs` (docs/training.md).
 const SHIPPED: &[u8] = include_bytes!("../../../weights/backgammon.tnn");
 
 impl NeuralEvaluator {
@@ -86,6 +95,22 @@ impl NeuralEvaluator {
             race,
             encoding,
         })
+    }
+
+    /// Fresh nets of small random weights (the start of training) of the given sizes,
+    /// reading `encoding`; the race net's seed is `seed + 1`.
+    pub fn random(
+        encoding: encode::Encoding,
+        contact_hidden: usize,
+        race_hidden: usize,
+        seed: u64,
+    ) -> NeuralEvaluator {
+        let n = encoding.inputs();
+        NeuralEvaluator {
+            contact: Net::random_with_inputs(n, contact_hidden, seed),
+            race: Net::random_with_inputs(n, race_hidden, seed.wrapping_add(1)),
+            encoding,
+        }
     }
 
     /// The net for `phase`.

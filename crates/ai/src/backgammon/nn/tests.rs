@@ -4,8 +4,7 @@
 use super::encode::{encode, mirror_index, Inputs, INPUTS};
 use super::file::{self, Weights, WeightsError};
 use super::*;
-use crate::backgammon::Heuristic;
-use crate::train::td::{self, TdConfig};
+use crate::search::{best_play, roll};
 
 fn inputs(pos: &Position) -> Vec<f32> {
     let mut i = Inputs::new();
@@ -51,7 +50,7 @@ fn the_encoding_of_a_position_is_the_mirror_of_its_flip() {
 }
 
 fn small_weights() -> Weights {
-    let nets = td::fresh(8, 8, 3);
+    let nets = NeuralEvaluator::random(encode::Encoding::Points, 8, 8, 3);
     Weights {
         info: "test".into(),
         nets: vec![("contact".into(), nets.contact), ("race".into(), nets.race)],
@@ -134,88 +133,13 @@ fn the_shipped_weights_load_and_are_sane() {
             1.0 - p.win >= p.lose_gammon && p.lose_gammon >= p.lose_backgammon,
             "{p:?}"
         );
-        let dice = td::roll(&mut rng);
-        match td::best_play(nets, &mut gen, &pos, dice) {
+        let dice = roll(&mut rng);
+        match best_play(nets, &mut gen, &pos, dice) {
             Some(a) if a.mover_off() == CHECKERS => break,
             Some(a) => pos = a.flip(),
             None => pos = pos.flip(),
         }
     }
-}
-
-#[test]
-fn a_tiny_training_run_lowers_its_loss_deterministically() {
-    let config = TdConfig {
-        batch: 4,
-        lambda: 0.7,
-        alpha: 0.05,
-        seed: 9,
-    };
-    let run = || {
-        let mut nets = td::fresh(8, 8, 9);
-        let mut losses = Vec::new();
-        for b in 0..40u64 {
-            losses.push(td::train_batch(&mut nets, &config, b * 4).loss);
-        }
-        (nets, losses)
-    };
-    let (a, losses) = run();
-    let (b, _) = run();
-    assert_eq!(a.contact, b.contact, "same seed, same weights");
-    let early: f64 = losses[..5].iter().sum();
-    let late: f64 = losses[35..].iter().sum();
-    assert!(late < early, "loss went from {early} to {late}");
-    let _ = Heuristic;
-}
-
-#[test]
-fn an_sgd_step_is_the_accumulated_gradient_applied_and_lowers_the_loss() {
-    let net = net::Net::random(16, 3);
-    let mut i = Inputs::new();
-    encode(&Position::START, &mut i);
-    let target = [0.9, 0.3, 0.05, 0.1, 0.01];
-    let mut h = vec![0.0; 16];
-    // The same step two ways: accumulated then applied, and in place.
-    let mut grad = net.zeros_like();
-    let before = net.accumulate_gradient(&i, &target, 0.1, &mut grad, &mut h);
-    let mut applied = net.clone();
-    applied.add_scaled(&grad, -1.0);
-    let mut stepped = net.clone();
-    assert_eq!(stepped.sgd_step(&i, &target, 0.1, &mut h), before);
-    for (a, b) in applied.w1.iter().zip(&stepped.w1) {
-        assert!((a - b).abs() < 1e-6);
-    }
-    for (a, b) in applied.w2.iter().zip(&stepped.w2) {
-        assert!((a - b).abs() < 1e-6);
-    }
-    let mut scratch = net.zeros_like();
-    let after = stepped.accumulate_gradient(&i, &target, 0.1, &mut scratch, &mut h);
-    assert!(after < before, "{after} >= {before}");
-}
-
-#[test]
-fn a_refinement_generation_fits_the_nets_to_their_one_ply_answers() {
-    use crate::train::supervised;
-    let mut nets = td::fresh(16, 8, 5);
-    let positions = supervised::sample_positions(&nets, 6, 0.5, 9);
-    assert!(positions.len() > 20, "{}", positions.len());
-    assert!(positions
-        .iter()
-        .all(|p| NeuralEvaluator::exact(p).is_none()));
-    // Reproducible: the same seed gives the same sample.
-    assert_eq!(positions, supervised::sample_positions(&nets, 6, 0.5, 9));
-    let examples = supervised::label(&nets, &positions);
-    for ex in &examples {
-        let t = ex.target;
-        assert!(t.iter().all(|v| (0.0..=1.0).contains(v)), "{t:?}");
-        assert!(t[0] + 1e-5 >= t[1] && t[1] + 1e-5 >= t[2], "{t:?}");
-    }
-    let error = supervised::equity_error(&nets, &examples);
-    let first = supervised::fit(&mut nets, &examples, 1, 0.05, 1);
-    let last = supervised::fit(&mut nets, &examples, 20, 0.05, 1);
-    assert!(last.loss < first.loss, "{} >= {}", last.loss, first.loss);
-    assert!(last.loss >= last.floor - 1e-6);
-    assert!(supervised::equity_error(&nets, &examples) < error);
 }
 
 /// Positions of random play, contact and race, seen from the player on roll.
@@ -262,39 +186,6 @@ fn simd_forward_equals_the_scalar_path() {
 }
 
 #[test]
-fn adam_fits_two_ply_labels_and_lowers_the_loss_deterministically() {
-    use crate::train::label::{label_position, sample_chunk, SampleConfig};
-    use crate::train::supervised::{self, Example};
-    let nets = td::fresh(16, 8, 3);
-    let cfg = SampleConfig {
-        per_chunk: 30,
-        ..SampleConfig::default()
-    };
-    let mut gen = tabula_tables::MoveGen::new();
-    let examples: Vec<Example> = sample_chunk(&nets, &cfg, 0)
-        .into_iter()
-        .map(|position| Example {
-            position,
-            target: label_position(&nets, &mut gen, &position, 1),
-        })
-        .collect();
-    let run = || {
-        let mut n = nets.clone();
-        let first = supervised::fit_adam(&mut n, &examples, 1, 0.01, 8, 1);
-        let last = supervised::fit_adam(&mut n, &examples, 30, 0.01, 8, 2);
-        (n, first, last)
-    };
-    let (fitted, first, last) = run();
-    assert!(last.loss < first.loss, "{} >= {}", last.loss, first.loss);
-    assert!(last.loss >= last.floor - 1e-6);
-    assert!(
-        supervised::equity_error(&fitted, &examples) < supervised::equity_error(&nets, &examples)
-    );
-    // The same arguments give the same weights.
-    assert_eq!(run().0.contact, fitted.contact);
-}
-
-#[test]
 #[should_panic]
 fn a_net_fed_more_inputs_than_it_has_rows_panics_on_every_kernel() {
     // 198-input nets fed the 208 inputs of the feature encoding: the kernel must not read
@@ -333,4 +224,11 @@ fn every_generation_kept_in_training_weights_loads_and_is_sane() {
         shipped,
         "the shipped nets are not among the kept generations"
     );
+}
+
+#[test]
+fn the_shipped_weights_write_back_to_the_same_bytes() {
+    // The net library reads and writes the shipped file unchanged, byte for byte.
+    let weights = file::read(super::SHIPPED).unwrap();
+    assert_eq!(file::write(&weights).unwrap(), super::SHIPPED);
 }

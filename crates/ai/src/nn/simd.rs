@@ -9,9 +9,18 @@
 //! `simd_forward_equals_the_scalar_path`); `TABULA_SIMD=off` in the environment forces the
 //! portable path (to compare, or to rule the kernel out).
 
-use super::encode::Inputs;
+use super::inputs::Inputs;
 use super::net::{Net, OUTPUTS};
 use std::sync::OnceLock;
+
+impl Net {
+    /// The five outputs for `inputs`, on the fastest kernel this processor has
+    /// ([`kernel`]).
+    #[inline]
+    pub fn forward(&self, inputs: &Inputs) -> [f32; OUTPUTS] {
+        forward_with(self, inputs, kernel())
+    }
+}
 
 /// Which forward pass runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +86,7 @@ fn fits(net: &Net, inputs: &Inputs) -> bool {
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::super::encode::Inputs;
+    use super::super::inputs::Inputs;
     use super::super::net::{sigmoid, Net, OUTPUTS};
     use std::arch::x86_64::*;
 

@@ -1,16 +1,16 @@
 //! Two weights files against each other: cubeless money games at 0-ply with duplicate dice
 //! (each dice seed played twice with the colours swapped), the first file's points per game
-//! with its 95 % interval (`tabula_ai::train::measure::duplicate`). How docs/training.md
+//! with its 95 % interval (`tabula_coach::measure::duplicate`). How docs/training.md
 //! compares nets trained on different inputs.
 //!
 //! ```text
-//! cargo run --release -p tabula-ai --example compare -- features.tnn points.tnn --pairs 2000
+//! cargo run --release -p tabula-coach --example compare -- features.tnn points.tnn --pairs 2000
 //! ```
 
 use clap::Parser;
 use std::path::PathBuf;
 use tabula_ai::backgammon::NeuralEvaluator;
-use tabula_ai::train::measure;
+use tabula_coach::measure;
 
 #[derive(Parser)]
 struct Args {

@@ -1,11 +1,11 @@
-//! Labels positions for expert iteration (`tabula_ai::train::label`): chunk after chunk of
+//! Labels positions for expert iteration (`tabula_coach::label`): chunk after chunk of
 //! positions from the nets' exploring self-play, each with the nets' n-ply chances, written
 //! to `<out>/chunk-NNNNNN.tlb`. A manifest (`<out>/manifest.txt`) records the nets (their
 //! SHA-256), the depth and the sampling settings; a later run with other settings into the
 //! same folder is refused, and the same command resumes by making the chunks still missing.
 //!
 //! ```text
-//! cargo run --release -p tabula-ai --example label -- --out labels/gen1 --chunks 400 \
+//! cargo run --release -p tabula-coach --example label -- --out labels/gen1 --chunks 400 \
 //!     --plies 2 --threads 1
 //! ```
 
@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use tabula_ai::backgammon::NeuralEvaluator;
-use tabula_ai::train::label::{self, Labelled, SampleConfig};
+use tabula_coach::label::{self, Labelled, SampleConfig};
 use tabula_tables::MoveGen;
 
 #[derive(Parser)]
@@ -63,7 +63,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => (NeuralEvaluator::shipped().clone(), Vec::new()),
     };
     let nets_id = if nets_bytes.is_empty() {
-        let shipped = include_bytes!("../weights/backgammon.tnn");
+        let shipped = include_bytes!("../../ai/weights/backgammon.tnn");
         format!("shipped sha256={:x}", Sha256::digest(shipped))
     } else {
         format!("sha256={:x}", Sha256::digest(&nets_bytes))

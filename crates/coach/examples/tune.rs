@@ -4,7 +4,7 @@
 //! colours swapped), and kept only when it wins by more than two standard errors.
 //!
 //! ```sh
-//! cargo run --release -p tabula-ai --example tune -- [pairs per test] [rounds] [seed]
+//! cargo run --release -p tabula-coach --example tune -- [pairs per test] [rounds] [seed]
 //! ```
 //!
 //! It prints every accepted change and the final `Weights` to paste into

@@ -1,19 +1,22 @@
-//! Cubeless duplicate-dice matches between two evaluators at 0-ply: each dice sequence is
-//! played twice with the sides swapped, single games scoring 1, gammons 2, backgammons 3.
+//! Cubeless duplicate-dice matches between two evaluators at 0-ply, the learning curves'
+//! yardstick, under either dice game's [`Rules`]: each dice sequence is played twice with the
+//! sides swapped, single games scoring 1, gammons 2, backgammons 3, and a Never-Finishing
+//! draw (a dead position, or [`Rules::MEASURE_PLIES`] plies) 0.
 
+use super::rules::{BackgammonRules, Rules};
 use super::td::{best_play, roll};
-use crate::backgammon::Evaluator;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use tabula_tables::{MoveGen, Position, CHECKERS};
+use tabula_ai::backgammon::Evaluator;
+use tabula_tables::CHECKERS;
 
 /// Points won by the side that moves first, `a` moving first, with dice from `seed`.
-fn game(a: &(impl Evaluator + Sync), b: &(impl Evaluator + Sync), seed: u64) -> i32 {
+pub fn game<R: Rules>(a: &(impl Evaluator + Sync), b: &(impl Evaluator + Sync), seed: u64) -> i32 {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut gen = MoveGen::new();
-    let mut pos = Position::START;
-    for ply in 0..10_000u32 {
+    let mut gen = R::gen();
+    let mut pos = R::start();
+    for ply in 0..R::MEASURE_PLIES {
         let dice = roll(&mut rng);
         let mover_is_a = ply % 2 == 0;
         let after = if mover_is_a {
@@ -23,26 +26,31 @@ fn game(a: &(impl Evaluator + Sync), b: &(impl Evaluator + Sync), seed: u64) -> 
         };
         match after {
             Some(after) if after.mover_off() == CHECKERS => {
-                let points = match after.bore_off_end(true) {
-                    Some((_, reason)) => match reason.code() {
-                        "gammon" => 2,
-                        "backgammon" => 3,
-                        _ => 1,
-                    },
-                    None => 1,
-                };
+                let points = R::points(&after);
                 return if mover_is_a { points } else { -points };
             }
             Some(after) => pos = after.flip(),
+            None if R::is_dead(&mut gen, &pos) => return 0,
             None => pos = pos.flip(),
         }
     }
     0
 }
 
-/// Mean points per game of `a` against `b` over `pairs` duplicate pairs, and the 95 %
-/// half-width over pair means.
+/// Mean points per game of `a` against `b` over `pairs` duplicate pairs of backgammon, and
+/// the 95 % half-width over pair means.
 pub fn duplicate(
+    a: &(impl Evaluator + Sync),
+    b: &(impl Evaluator + Sync),
+    pairs: u64,
+    seed: u64,
+) -> (f64, f64) {
+    duplicate_in::<BackgammonRules>(a, b, pairs, seed)
+}
+
+/// Mean points per game of `a` against `b` over `pairs` duplicate pairs under `R`, and the
+/// 95 % half-width over pair means.
+pub fn duplicate_in<R: Rules>(
     a: &(impl Evaluator + Sync),
     b: &(impl Evaluator + Sync),
     pairs: u64,
@@ -52,14 +60,14 @@ pub fn duplicate(
         .into_par_iter()
         .map(|p| {
             let s = seed.wrapping_mul(1_000_003).wrapping_add(p);
-            f64::from(game(a, b, s) - game(b, a, s)) / 2.0
+            f64::from(game::<R>(a, b, s) - game::<R>(b, a, s)) / 2.0
         })
         .collect();
     pair_statistics(&means)
 }
 
 /// The mean of duplicate pairs' means and its 95 % half-width.
-pub(crate) fn pair_statistics(means: &[f64]) -> (f64, f64) {
+fn pair_statistics(means: &[f64]) -> (f64, f64) {
     let n = means.len() as f64;
     let mean = means.iter().sum::<f64>() / n;
     let var = means.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);

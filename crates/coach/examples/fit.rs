@@ -4,7 +4,7 @@
 //! pass it reports the held-out loss and equity error and keeps the best pass's weights.
 //!
 //! ```text
-//! cargo run --release -p tabula-ai --example fit -- --labels labels/gen1 \
+//! cargo run --release -p tabula-coach --example fit -- --labels labels/gen1 \
 //!     --from crates/ai/weights/backgammon.tnn --out gen1.tnn --epochs 8 --alpha 0.003
 //! ```
 //!
@@ -21,8 +21,8 @@ use tabula_ai::backgammon::nn::encode::{Encoding, INPUTS_WITH_FEATURES};
 use tabula_ai::backgammon::nn::file;
 use tabula_ai::backgammon::nn::net::{Net, OUTPUTS};
 use tabula_ai::backgammon::nn::{NeuralEvaluator, Phase};
-use tabula_ai::train::label;
-use tabula_ai::train::supervised::{self, Example};
+use tabula_coach::label;
+use tabula_coach::supervised::{self, Example};
 
 #[derive(Parser)]
 struct Args {
@@ -189,7 +189,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 nets.contact.hidden,
                 args.seed
             );
-            tabula_ai::train::save_backgammon(&args.out, &nets, info)?;
+            tabula_coach::save_backgammon(&args.out, &nets, info)?;
         }
         alpha *= args.decay;
     }

@@ -1,10 +1,10 @@
-//! Refines trained backgammon nets by supervised generations (`tabula_ai::train::supervised`):
+//! Refines trained backgammon nets by supervised generations (`tabula_coach::supervised`):
 //! each generation samples positions from the current nets' self-play, labels them with the
 //! same nets' 1-ply answers, fits the nets to them, and measures the result against the
 //! previous generation and against the starting nets (cubeless 0-ply duplicate).
 //!
 //! ```text
-//! cargo run --release -p tabula-ai --example refine -- --from td.tnn --out refined.tnn \
+//! cargo run --release -p tabula-coach --example refine -- --from td.tnn --out refined.tnn \
 //!     --generations 4 --games 4000
 //! ```
 //!
@@ -18,7 +18,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use tabula_ai::backgammon::nn::file;
 use tabula_ai::backgammon::NeuralEvaluator;
-use tabula_ai::train::{measure, supervised};
+use tabula_coach::{measure, supervised};
 
 #[derive(Parser)]
 struct Args {
@@ -96,7 +96,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
              from=[{start_info}]",
             args.games, args.keep, args.epochs, args.alpha, args.seed
         );
-        tabula_ai::train::save_backgammon(&args.out, &nets, info)?;
+        tabula_coach::save_backgammon(&args.out, &nets, info)?;
         let mut line = format!(
             "generation {done} examples {} loss {:.4} (floor {:.4}) equity error {:.4} -> {:.4} \
              elapsed {:.0} s",

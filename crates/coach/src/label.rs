@@ -18,13 +18,13 @@
 //! and a SHA-256 of everything before it; a damaged or truncated file is refused.
 
 use super::td::{roll, to_array};
-use crate::backgammon::nn::net::OUTPUTS;
-use crate::backgammon::nn::NeuralEvaluator;
-use crate::backgammon::Evaluator;
-use crate::study::nply;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sha2::{Digest, Sha256};
+use tabula_ai::backgammon::nn::NeuralEvaluator;
+use tabula_ai::backgammon::Evaluator;
+use tabula_ai::nn::net::OUTPUTS;
+use tabula_ai::study::nply;
 use tabula_tables::{MoveGen, Position, CHECKERS};
 
 /// The first bytes of a chunk file.

@@ -12,15 +12,16 @@
 //! any number of threads.
 
 use super::td::{best_play, roll, to_array};
-use crate::backgammon::nn::encode::Inputs;
-use crate::backgammon::nn::net::{Net, OUTPUTS};
-use crate::backgammon::nn::{NeuralEvaluator, Phase};
-use crate::backgammon::Evaluator;
-use crate::search::chances_one_roll_ahead;
+use crate::grad::Gradients;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use tabula_ai::backgammon::nn::{NeuralEvaluator, Phase};
+use tabula_ai::backgammon::Evaluator;
+use tabula_ai::nn::inputs::Inputs;
+use tabula_ai::nn::net::{Net, OUTPUTS};
+use tabula_ai::search::chances_one_roll_ahead;
 use tabula_tables::{MoveGen, Position, CHECKERS};
 
 /// One training example: a position (seen from the player on roll) and its target.
