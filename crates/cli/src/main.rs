@@ -165,7 +165,7 @@ pub struct SelfplayArgs {
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// The game: grasshopper.
-    #[arg(value_parser = GameIdParser, value_name = "GAME")]
+    #[arg(value_parser = GameIdParser, value_name = "GAME", hide_possible_values = true)]
     pub game: GameId,
     /// Checkers each, even, 2 to 14 (required: only the small games can be solved).
     #[arg(long, value_name = "N")]

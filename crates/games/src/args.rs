@@ -13,7 +13,7 @@ use tabula_core::GameId;
 #[derive(Debug, Clone, Args)]
 pub struct GameArgs {
     /// The game: backgammon, never-finishing, grasshopper or halma-grasshopper.
-    #[arg(value_parser = GameIdParser, value_name = "GAME")]
+    #[arg(value_parser = GameIdParser, value_name = "GAME", hide_possible_values = true)]
     pub id: GameId,
     /// grasshopper: checkers each (of `start` when a position is given), even, 2 to 14
     /// (default 14).
@@ -28,8 +28,9 @@ pub struct GameArgs {
     pub evacuation: Option<u32>,
 }
 
-/// Reads a [`GameId`] on the command line: its possible values are listed in the help, and
-/// a name that is no game is refused with [`tabula_core::UnknownGame`]'s message.
+/// Reads a [`GameId`] on the command line: its possible values are known to clap (for
+/// completions; the help's own sentence names them), and a name that is no game is refused
+/// with [`tabula_core::UnknownGame`]'s message.
 #[derive(Debug, Clone, Copy)]
 pub struct GameIdParser;
 
