@@ -8,6 +8,11 @@
 //! target/release/examples/loadgen --games 32 --seconds 20 --database postgres://postgres@127.0.0.1/bench
 //! ```
 //!
+//! Replies are lean (`?reply=lean`: what to do next only) unless `--reply full` asks for the
+//! whole game each time, as the browser client does. When the generator starts the server
+//! itself, it also prints the server's CPU time (user + system, from `/proc`) per
+//! acknowledged action.
+//!
 //! It starts `target/release/tabula serve` on a free port over the given database (default:
 //! a new SQLite file in the temp directory) unless `--url` points at a running server.
 
@@ -25,6 +30,9 @@ struct Args {
     database: Option<String>,
     url: Option<String>,
     binary: String,
+    /// `lean` (default: each reply carries what to do next only) or `full` (the whole game,
+    /// as the browser client asks; docs/protocol.md, "Lean replies").
+    reply: String,
 }
 
 fn args() -> Args {
@@ -34,6 +42,7 @@ fn args() -> Args {
         database: None,
         url: None,
         binary: "target/release/tabula".into(),
+        reply: "lean".into(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -44,6 +53,7 @@ fn args() -> Args {
             "--database" => a.database = Some(value),
             "--url" => a.url = Some(value),
             "--binary" => a.binary = value,
+            "--reply" if value == "lean" || value == "full" => a.reply = value,
             other => panic!("unknown flag {other}"),
         }
     }
@@ -84,7 +94,15 @@ struct Totals {
 }
 
 /// Plays games between two guests until `stop`, recording each POST's latency.
-async fn player_pair(base: String, n: usize, stop: Instant, totals: Arc<Totals>) {
+async fn player_pair(base: String, n: usize, stop: Instant, totals: Arc<Totals>, reply: String) {
+    // Where the reply keeps the status and the legal actions.
+    let next = |g: &Value, field: &str| -> Value {
+        if reply == "full" {
+            g["view"][field].clone()
+        } else {
+            g[field].clone()
+        }
+    };
     let white = guest(&base, &format!("w{n}")).await;
     let black = guest(&base, &format!("b{n}")).await;
     let mut rng = (n as u64 + 1).wrapping_mul(0x9E3779B97F4A7C15);
@@ -100,7 +118,7 @@ async fn player_pair(base: String, n: usize, stop: Instant, totals: Arc<Totals>)
         let code = g["invite_code"].clone();
         let (s, mut g) = post(
             &black,
-            format!("{base}/api/games/{id}/join"),
+            format!("{base}/api/games/{id}/join?reply={reply}"),
             json!({"invite_code": code, "client_seed": format!("b{n}")}),
         )
         .await;
@@ -116,7 +134,7 @@ async fn player_pair(base: String, n: usize, stop: Instant, totals: Arc<Totals>)
             }
         });
         while g["state"] == "playing" && Instant::now() < stop {
-            let status = &g["view"]["status"];
+            let status = &next(&g, "status");
             let roller = g["roller"].as_str().unwrap_or("");
             let (who, path, body) = if !roller.is_empty() {
                 let who = if roller == "black" { &black } else { &white };
@@ -130,7 +148,8 @@ async fn player_pair(base: String, n: usize, stop: Instant, totals: Arc<Totals>)
                 } else {
                     &white
                 };
-                let legal: Vec<&str> = g["view"]["legal"]
+                let all = next(&g, "legal");
+                let legal: Vec<&str> = all
                     .as_array()
                     .unwrap()
                     .iter()
@@ -146,7 +165,12 @@ async fn player_pair(base: String, n: usize, stop: Instant, totals: Arc<Totals>)
                 break;
             };
             let t = Instant::now();
-            let (s, reply) = post(who, format!("{base}/api/games/{id}/{path}"), body).await;
+            let (s, reply) = post(
+                who,
+                format!("{base}/api/games/{id}/{path}?reply={reply}"),
+                body,
+            )
+            .await;
             let micros = t.elapsed().as_micros() as u32;
             if s == 200 {
                 totals.actions.fetch_add(1, Ordering::Relaxed);
@@ -225,7 +249,15 @@ async fn main() {
     let start = Instant::now();
     let stop = start + Duration::from_secs(a.seconds);
     let tasks: Vec<_> = (0..a.games)
-        .map(|n| tokio::spawn(player_pair(base.clone(), n, stop, totals.clone())))
+        .map(|n| {
+            tokio::spawn(player_pair(
+                base.clone(),
+                n,
+                stop,
+                totals.clone(),
+                a.reply.clone(),
+            ))
+        })
         .collect();
     for t in tasks {
         t.await.unwrap();

@@ -6,7 +6,9 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+mod api_queries;
 mod creations;
+pub use api_queries::FinishedCounts;
 pub use creations::Created;
 
 /// Which database the pool talks to.

@@ -49,6 +49,9 @@ pub struct Loaded {
     /// The result when a player ran out of time (the rules engine's state stops where the
     /// clock stopped it).
     pub timed_out: Option<Outcome>,
+    /// The view without its clock ([`Loaded::view`]), worked out at most once per version:
+    /// the reply and the WebSocket push of one commit share it. Emptied by every change.
+    pub(crate) memo: Arc<std::sync::OnceLock<serde_json::Value>>,
 }
 
 /// Shared server state.
@@ -274,6 +277,32 @@ impl Loaded {
     /// The state for clients, the result sentences naming the players; each finished game
     /// in `games` carries the `version` of the event that ended it.
     pub fn view(&self) -> serde_json::Value {
+        let mut view = self.memo.get_or_init(|| self.view_without_clock()).clone();
+        view["clock"] = serde_json::json!(crate::clock::ClockView::new(
+            &self.clocks,
+            crate::db::now_ms()
+        ));
+        view
+    }
+
+    /// What to do next, for a lean reply: the view's `status` and `legal` (from the memo
+    /// when the full view was worked out, else without the rest of the view).
+    pub fn next_step(&self) -> (serde_json::Value, serde_json::Value) {
+        if let Some(view) = self.memo.get() {
+            return (view["status"].clone(), view["legal"].clone());
+        }
+        if let Some(outcome) = &self.timed_out {
+            let status = serde_json::to_value(Status::Over(*outcome)).unwrap_or_default();
+            return (status, serde_json::json!([]));
+        }
+        (
+            serde_json::to_value(self.table.status()).unwrap_or_default(),
+            serde_json::Value::from(self.table.legal()),
+        )
+    }
+
+    /// [`Loaded::view`] but its clock.
+    fn view_without_clock(&self) -> serde_json::Value {
         let mut view = self.table.view(self.names());
         if let Some(games) = view.get_mut("games").and_then(|g| g.as_array_mut()) {
             for (g, v) in games.iter_mut().zip(&self.game_ends) {
@@ -283,10 +312,6 @@ impl Loaded {
         if let Some(outcome) = &self.timed_out {
             timed_out_view(&mut view, outcome, self.names());
         }
-        view["clock"] = serde_json::json!(crate::clock::ClockView::new(
-            &self.clocks,
-            crate::db::now_ms()
-        ));
         view
     }
 
@@ -439,6 +464,7 @@ fn replay(
         game_ends: Vec::new(),
         clocks,
         timed_out: None,
+        memo: Arc::default(),
     };
     let mut playing = seated;
     for e in events {
@@ -799,16 +825,20 @@ impl App {
         if event.kind == "join" || game.row.state == "finished" {
             self.hub.lobby_changed();
         }
-        self.hub.publish(
-            &game.row.id,
-            Push {
-                kind: "event",
-                version: event.version,
-                event,
-                state: Some(game.view()),
-                game_state: game.row.state.clone(),
-            },
-        );
+        // The view is worked out only for watchers here (one subscribing meanwhile catches
+        // up from the database, where this version already is).
+        if self.hub.watched(&game.row.id).is_some() {
+            self.hub.publish(
+                &game.row.id,
+                Push {
+                    kind: "event",
+                    version: event.version,
+                    event,
+                    state: Some(game.view()),
+                    game_state: game.row.state.clone(),
+                },
+            );
+        }
         if self.db.backend == crate::db::Backend::Postgres {
             let payload = format!("{}:{}", game.row.id, game.row.version);
             let pool = self.db.pool.clone();
@@ -867,6 +897,8 @@ impl Commit {
 
 /// Applies `change` to `game` in memory and returns the log row it makes.
 fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
+    // The copy's view is worked out afresh (the original keeps its own).
+    game.memo = Arc::default();
     let version = game.row.version + 1;
     let at_ms = now_ms();
     let event = match change {

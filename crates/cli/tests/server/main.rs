@@ -12,6 +12,7 @@ mod faultload;
 mod flows;
 mod idempotency;
 mod instances;
+mod lean;
 mod proxy;
 mod rematch_prefs;
 mod security_accounts;

@@ -5,7 +5,7 @@ use super::{GameSummary, PlayerView};
 use crate::auth::{self, Auth, MaybeAuth};
 use crate::clock::TimeControl;
 use crate::db::{now_ms, GameRow};
-use crate::error::{ApiError, Json};
+use crate::error::{ApiError, Json, Query};
 use crate::games::{GameOptions, Table};
 use crate::service::{color_name, derive_roll, Change, Loaded, Roller};
 use crate::AppState;
@@ -112,6 +112,79 @@ pub struct GameView {
     pub dice: Option<DiceRecord>,
 }
 
+/// The reply a client asks for with `?reply=` (docs/protocol.md, "Lean replies").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReplyKind {
+    /// The whole game ([`GameView`]), the default.
+    #[default]
+    Full,
+    /// What to do next only ([`LeanView`]).
+    Lean,
+}
+
+/// The query of the requests that change a game.
+#[derive(Debug, Clone, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ReplyQuery {
+    /// `full` (default) or `lean`.
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    pub reply: ReplyKind,
+}
+
+/// A lean reply (`?reply=lean`): the game's version and what to do next, nothing else.
+#[derive(Serialize, ToSchema)]
+pub struct LeanView {
+    /// Id.
+    pub id: String,
+    /// Events so far.
+    pub version: i64,
+    /// `waiting`, `playing` or `finished`.
+    pub state: String,
+    /// As in [`GameView::roller`].
+    pub roller: Option<String>,
+    /// The full view's `view.status`.
+    pub status: Value,
+    /// The full view's `view.legal`.
+    pub legal: Value,
+    /// As in [`GameView::invite_code`].
+    pub invite_code: Option<String>,
+}
+
+/// The answer to a change of `game` by `viewer`, as `kind` asks.
+async fn reply(
+    state: &AppState,
+    game: &Loaded,
+    viewer: &str,
+    kind: ReplyKind,
+) -> Result<axum::response::Response, ApiError> {
+    use axum::response::IntoResponse;
+    if kind == ReplyKind::Full {
+        return Ok(Json(game_view(state, game, Some(viewer), false).await?).into_response());
+    }
+    let row = &game.row;
+    let (status, legal) = game.next_step();
+    let creator = row.white_id.as_deref().or(row.black_id.as_deref());
+    Ok(Json(LeanView {
+        id: row.id.clone(),
+        version: row.version,
+        state: row.state.clone(),
+        roller: if row.state == "playing" {
+            roller_name(game.roller())
+        } else {
+            None
+        },
+        status,
+        legal,
+        invite_code: row
+            .invite_code
+            .clone()
+            .filter(|_| row.state == "waiting" && Some(viewer) == creator),
+    })
+    .into_response())
+}
+
 fn roller_name(r: Option<Roller>) -> Option<String> {
     r.map(|r| match r {
         Roller::Seat(c) => color_name(c).to_string(),
@@ -216,18 +289,20 @@ fn idempotency_key(headers: &axum::http::HeaderMap) -> Result<Option<String>, Ap
 /// by the same player answers the game the first one made (200, the same id) and makes none.
 #[utoipa::path(post, path = "/api/games", request_body = CreateGame,
     params(("Idempotency-Key" = Option<String>, Header,
-        description = "1 to 64 visible ASCII characters: the same key from the same player answers the game its first create made")),
-    responses((status = 200, body = GameView), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+        description = "1 to 64 visible ASCII characters: the same key from the same player answers the game its first create made"),
+        ReplyQuery),
+    responses((status = 200, body = GameView, description = "the game; a LeanView with ?reply=lean"), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
     Auth(me): Auth,
     headers: axum::http::HeaderMap,
+    Query(q): Query<ReplyQuery>,
     Json(req): Json<CreateGame>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<axum::response::Response, ApiError> {
     let key = idempotency_key(&headers)?;
     if let Some(key) = &key {
         if let Some(id) = state.db.game_of_key(&me.id, key).await? {
-            return created_before(&state, &id, &me.id).await;
+            return created_before(&state, &id, &me.id, q.reply).await;
         }
     }
     Table::new(&req.options)
@@ -319,32 +394,38 @@ pub async fn create(
         Some(key) => match state.db.insert_game_with_key(&row, &me.id, key).await? {
             crate::db::Created::New => {}
             crate::db::Created::Earlier(id) => {
-                return created_before(&state, &id, &me.id).await;
+                return created_before(&state, &id, &me.id, q.reply).await;
             }
         },
     }
     state.hub.lobby_changed();
     let game = crate::service::new_game(row.clone(), players)?;
     state.committed(&row.id);
-    Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
+    reply(&state, &game, &me.id, q.reply).await
 }
 
 /// The answer to a create repeated with its idempotency key: the game the first made, as
 /// it is now, seen by its creator.
-async fn created_before(state: &AppState, id: &str, me: &str) -> Result<Json<GameView>, ApiError> {
+async fn created_before(
+    state: &AppState,
+    id: &str,
+    me: &str,
+    kind: ReplyKind,
+) -> Result<axum::response::Response, ApiError> {
     let game = state.load(id).await?;
-    Ok(Json(game_view(state, &game, Some(me), false).await?))
+    reply(state, &game, me, kind).await
 }
 
 /// Take the empty seat of a game (by invitation code, or from the lobby).
-#[utoipa::path(post, path = "/api/games/{id}/join", request_body = JoinGame,
+#[utoipa::path(post, path = "/api/games/{id}/join", request_body = JoinGame, params(ReplyQuery),
     responses((status = 200, body = GameView), (status = 403, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
 pub async fn join(
     State(state): State<AppState>,
     Auth(me): Auth,
     Path(id): Path<String>,
+    Query(q): Query<ReplyQuery>,
     Json(req): Json<JoinGame>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<axum::response::Response, ApiError> {
     let client_seed = check_seed(req.client_seed)?;
     let game = state
         .change(&id, |g| {
@@ -379,7 +460,7 @@ pub async fn join(
             })
         })
         .await?;
-    Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
+    reply(&state, &game, &me.id, q.reply).await
 }
 
 /// A game's state, players and dice record.
@@ -395,15 +476,16 @@ pub async fn get(
 }
 
 /// Play an action (the deciding player only).
-#[utoipa::path(post, path = "/api/games/{id}/actions", request_body = ActionRequest,
+#[utoipa::path(post, path = "/api/games/{id}/actions", request_body = ActionRequest, params(ReplyQuery),
     responses((status = 200, body = GameView), (status = 403, body = crate::error::ErrorBody),
         (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn act(
     State(state): State<AppState>,
     Auth(me): Auth,
     Path(id): Path<String>,
+    Query(q): Query<ReplyQuery>,
     Json(req): Json<ActionRequest>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<axum::response::Response, ApiError> {
     if req.action.len() > 200 {
         return Err(ApiError::bad_request("an action is at most 200 characters"));
     }
@@ -434,7 +516,7 @@ pub async fn act(
             }
         })
         .await?;
-    Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
+    reply(&state, &game, &me.id, q.reply).await
 }
 
 /// Refuses an action or roll of a player whose time has run out (the server ends the game at
@@ -462,14 +544,15 @@ fn playing_seat(g: &Loaded, player: &str) -> Result<Color, ApiError> {
 }
 
 /// Roll the dice with a fresh nonce (see docs/dice.md for who rolls when).
-#[utoipa::path(post, path = "/api/games/{id}/roll", request_body = RollRequest,
+#[utoipa::path(post, path = "/api/games/{id}/roll", request_body = RollRequest, params(ReplyQuery),
     responses((status = 200, body = GameView), (status = 403, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
 pub async fn roll(
     State(state): State<AppState>,
     Auth(me): Auth,
     Path(id): Path<String>,
+    Query(q): Query<ReplyQuery>,
     Json(req): Json<RollRequest>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<axum::response::Response, ApiError> {
     let n = req.nonce.chars().count();
     if !(8..=128).contains(&n) || req.nonce.chars().any(char::is_control) {
         return Err(ApiError::bad_request(
@@ -501,5 +584,5 @@ pub async fn roll(
             Ok(Change::Roll(Some(color), req.nonce.clone(), dice))
         })
         .await?;
-    Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
+    reply(&state, &game, &me.id, q.reply).await
 }

@@ -58,7 +58,8 @@ use utoipa::OpenApi;
         super::study::ChancesView,
         crate::analysis::store::JobRow,
         crate::clock::TimeControl,
-        crate::clock::ClockView
+        crate::clock::ClockView,
+        super::games::LeanView
     ))
 )]
 pub struct ApiDoc;
@@ -104,5 +105,26 @@ mod tests {
             "{}",
             schemas["GameOptions"]
         );
+    }
+
+    #[test]
+    fn the_document_describes_the_idempotency_key_and_the_lean_reply() {
+        let doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        let create = doc["paths"]["/api/games"]["post"].to_string();
+        for text in ["Idempotency-Key", "header", "reply", "LeanView"] {
+            assert!(create.contains(text), "{text}: {create}");
+        }
+        for path in [
+            "/api/games/{id}/actions",
+            "/api/games/{id}/roll",
+            "/api/games/{id}/join",
+        ] {
+            let params = doc["paths"][path]["post"]["parameters"].to_string();
+            assert!(params.contains("\"reply\""), "{path}: {params}");
+        }
+        let lean = doc["components"]["schemas"]["LeanView"].to_string();
+        for field in ["version", "roller", "status", "legal", "invite_code"] {
+            assert!(lean.contains(field), "LeanView.{field}: {lean}");
+        }
     }
 }

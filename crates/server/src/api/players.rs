@@ -6,7 +6,6 @@ use crate::auth::{self, Auth, MaybeAuth};
 use crate::db::{now_ms, PlayerRow, SessionRow};
 use crate::error::{ApiError, Json};
 use crate::names;
-use crate::ratings::{standing, STANDING_COLUMNS};
 use crate::AppState;
 use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
 use axum::http::header::SET_COOKIE;
@@ -372,16 +371,7 @@ pub async fn player(
         .player(&id)
         .await?
         .ok_or_else(|| ApiError::not_found("player"))?;
-    let sql = format!("SELECT game_type, {STANDING_COLUMNS} FROM ratings WHERE player_id = $1");
-    let rows = sqlx::query(&sql)
-        .bind(&id)
-        .fetch_all(&state.db.pool)
-        .await?;
-    let mut standings = BTreeMap::new();
-    for r in &rows {
-        use sqlx::Row;
-        standings.insert(r.try_get::<String, _>("game_type")?, standing(r)?);
-    }
+    let standings: BTreeMap<_, _> = state.db.standings(&id).await?.into_iter().collect();
     Ok(Json(PlayerPage {
         player: PlayerView::from(&p),
         standings,

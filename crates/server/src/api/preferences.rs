@@ -80,13 +80,8 @@ pub async fn get(
     State(state): State<AppState>,
     Auth(me): Auth,
 ) -> Result<Json<Preferences>, ApiError> {
-    let stored: Option<Option<String>> =
-        sqlx::query_scalar("SELECT preferences FROM players WHERE id = $1")
-            .bind(&me.id)
-            .fetch_optional(&state.db.pool)
-            .await?;
+    let stored = state.db.preferences(&me.id).await?;
     let prefs = stored
-        .flatten()
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default();
     Ok(Json(prefs))
@@ -104,10 +99,6 @@ pub async fn put(
     Json(prefs): Json<Preferences>,
 ) -> Result<Json<Preferences>, ApiError> {
     let text = serde_json::to_string(&prefs).map_err(ApiError::internal)?;
-    sqlx::query("UPDATE players SET preferences = $1 WHERE id = $2")
-        .bind(text)
-        .bind(&me.id)
-        .execute(&state.db.pool)
-        .await?;
+    state.db.set_preferences(&me.id, &text).await?;
     Ok(Json(prefs))
 }

@@ -80,11 +80,7 @@ pub async fn offer(
     let against_bot = row.bot(!color).is_some();
     let accepting = row.rematch_offer.as_deref() == Some(color_name(!color));
     if !(accepting || against_bot) {
-        sqlx::query("UPDATE games SET rematch_offer = $1 WHERE id = $2 AND rematch_id IS NULL")
-            .bind(color_name(color))
-            .bind(&id)
-            .execute(&state.db.pool)
-            .await?;
+        state.db.offer_rematch(&id, color_name(color)).await?;
         let view = RematchView {
             offered_by: Some(color_name(color).into()),
             game: None,
@@ -97,13 +93,7 @@ pub async fn offer(
     }
     // Accepted (or a bot's seat, which always accepts): claim the rematch, then create it.
     let new_id = auth::new_id();
-    let claimed =
-        sqlx::query("UPDATE games SET rematch_id = $1 WHERE id = $2 AND rematch_id IS NULL")
-            .bind(&new_id)
-            .bind(&id)
-            .execute(&state.db.pool)
-            .await?;
-    if claimed.rows_affected() != 1 {
+    if !state.db.claim_rematch(&id, &new_id).await? {
         let row = state
             .db
             .game(&id)
@@ -169,10 +159,7 @@ pub async fn decline(
             "the rematch has already started",
         ));
     }
-    sqlx::query("UPDATE games SET rematch_offer = NULL WHERE id = $1 AND rematch_id IS NULL")
-        .bind(&id)
-        .execute(&state.db.pool)
-        .await?;
+    state.db.withdraw_rematch(&id).await?;
     state.hub.note(
         &id,
         json!({"type": "rematch", "offered_by": null, "declined_by": color_name(color)}),

@@ -5,7 +5,6 @@ use crate::error::{ApiError, Json};
 use crate::AppState;
 use axum::extract::State;
 use serde::Serialize;
-use sqlx::Row;
 use tabula_ai::selfplay::stats::Tally;
 use tabula_core::GameId;
 use utoipa::ToSchema;
@@ -34,20 +33,13 @@ pub struct GameStats {
 pub async fn stats(State(state): State<AppState>) -> Result<Json<Vec<GameStats>>, ApiError> {
     let mut out = Vec::new();
     for game in GameId::ALL {
-        let row = sqlx::query(
-            "SELECT CAST(COUNT(*) AS BIGINT) AS n, \
-             CAST(COALESCE(SUM(CASE WHEN winner = 'white' THEN 1 ELSE 0 END), 0) AS BIGINT) AS w, \
-             CAST(COALESCE(SUM(CASE WHEN winner = 'black' THEN 1 ELSE 0 END), 0) AS BIGINT) AS b, \
-             CAST(COALESCE(SUM(plies), 0) AS BIGINT) AS plies \
-             FROM games WHERE state = 'finished' AND game_type = $1",
-        )
-        .bind(game.as_str())
-        .fetch_one(&state.db.pool)
-        .await?;
-        let n: i64 = row.try_get("n")?;
-        let w: i64 = row.try_get("w")?;
-        let b: i64 = row.try_get("b")?;
-        let plies: i64 = row.try_get("plies")?;
+        let counts = state.db.finished_counts(game.as_str()).await?;
+        let (n, w, b, plies) = (
+            counts.games,
+            counts.white_wins,
+            counts.black_wins,
+            counts.plies,
+        );
         let tally = Tally {
             first: w as u64,
             second: b as u64,
