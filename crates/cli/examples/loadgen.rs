@@ -164,6 +164,17 @@ async fn player_pair(base: String, n: usize, stop: Instant, totals: Arc<Totals>)
     }
 }
 
+/// User plus system CPU seconds `pid` has used so far (Linux `/proc`, clock ticks of 1/100 s),
+/// or `None` where it cannot be read.
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
 fn percentile(sorted: &[u32], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -209,6 +220,8 @@ async fn main() {
         pushes: AtomicU64::new(0),
         latencies: Mutex::new(Vec::new()),
     });
+    let server_pid = child.as_ref().map(|c: &std::process::Child| c.id());
+    let cpu_before = server_pid.and_then(cpu_seconds);
     let start = Instant::now();
     let stop = start + Duration::from_secs(a.seconds);
     let tasks: Vec<_> = (0..a.games)
@@ -235,6 +248,15 @@ async fn main() {
         percentile(&lat, 0.99),
         percentile(&lat, 1.0)
     );
+    if let (Some(pid), Some(before)) = (server_pid, cpu_before) {
+        if let Some(after) = cpu_seconds(pid) {
+            let cpu = after - before;
+            println!(
+                "server CPU (user + system): {cpu:.2} s, {:.3} ms per acknowledged action",
+                cpu * 1000.0 / actions.max(1) as f64
+            );
+        }
+    }
     if let Some(mut c) = child {
         let _ = c.kill();
         let _ = c.wait();

@@ -24,31 +24,6 @@ use tabula_tables::notation::xgid::{CubeOwner, Side, XgidDice};
 use tabula_tables::notation::{MatchId, TablesPosition, Xgid};
 use tabula_tables::Position;
 
-/// A game whose engine the command can drive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variant {
-    /// Backgammon, with the cube.
-    Backgammon,
-    /// Never-Finishing backgammon: hit or trap, no cube.
-    NeverFinishing,
-    /// Grasshopper, the Halma variant: no dice, a race between corner camps.
-    HalmaGrasshopper,
-    /// Grasshopper, the dice-free backgammon variant: walls, jumps, scoring twice in
-    /// succession.
-    Grasshopper,
-}
-
-/// The game `game` names: every game id has an engine now.
-pub fn variant(game: &str) -> Result<Variant> {
-    match game.parse::<GameId>() {
-        Ok(GameId::Backgammon) => Ok(Variant::Backgammon),
-        Ok(GameId::NeverFinishing) => Ok(Variant::NeverFinishing),
-        Ok(GameId::HalmaGrasshopper) => Ok(Variant::HalmaGrasshopper),
-        Ok(GameId::Grasshopper) => Ok(Variant::Grasshopper),
-        Err(e) => Err(bad_input(e.to_string())),
-    }
-}
-
 /// The checker count after `--checkers` (default 14), refused unless even and 2 to 14.
 pub fn grasshopper_checkers(n: Option<u32>) -> Result<Checkers> {
     match n {
@@ -58,7 +33,7 @@ pub fn grasshopper_checkers(n: Option<u32>) -> Result<Checkers> {
 }
 
 /// Refuses `--checkers` for the games that have no checker count to choose.
-pub fn refuse_checkers(checkers: Option<u32>, game: &str) -> Result<()> {
+pub fn refuse_checkers(checkers: Option<u32>, game: GameId) -> Result<()> {
     match checkers {
         Some(_) => Err(bad_input(format!(
             "--checkers is a grasshopper option: {game} has no checker count to choose"
@@ -432,17 +407,7 @@ mod tests {
     }
 
     #[test]
-    fn every_game_id_has_an_engine_and_unknown_games_are_refused() {
-        assert_eq!(variant("backgammon").unwrap(), Variant::Backgammon);
-        assert_eq!(variant("never-finishing").unwrap(), Variant::NeverFinishing);
-        assert_eq!(
-            variant("halma-grasshopper").unwrap(),
-            Variant::HalmaGrasshopper
-        );
-        assert_eq!(variant("grasshopper").unwrap(), Variant::Grasshopper);
-        for game in ["chess", "Grasshopper (Halma)", ""] {
-            assert!(variant(game).is_err());
-        }
+    fn never_finishing_positions_are_the_tables_notation() {
         assert!(nf_position("4HPwATDgc/ABMA")
             .unwrap_err()
             .to_string()

@@ -22,6 +22,7 @@ mod solve_tables;
 mod study;
 mod study_nf;
 mod study_shared;
+mod thousands;
 mod verify;
 
 use board::HomeSide;
@@ -29,7 +30,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use error::{exit_code, is_broken_pipe, one_line, EXIT_INPUT};
 use std::io::Write;
 use std::process::ExitCode;
-use tabula_core::Color;
+use tabula_core::{Color, GameId};
+use tabula_games::{GameArgs, GameIdParser};
 
 /// Play, inspect and analyse the backgammon family of games.
 #[derive(Debug, Parser)]
@@ -43,8 +45,9 @@ struct Cli {
 enum Command {
     /// List every legal move of a position (with given dice, for the dice games).
     Moves {
-        /// The game: backgammon, never-finishing, grasshopper or halma-grasshopper.
-        game: String,
+        /// The game and its options.
+        #[command(flatten)]
+        game: GameArgs,
         /// backgammon: a gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`;
         /// never-finishing: the tables notation (`15b/22/15w:0:0:0:0:w`) or `start`;
         /// grasshopper: the position text, quoted (`"w.b.../....../....../...... b 13-13 0-0 -
@@ -56,16 +59,6 @@ enum Command {
         /// The dice, e.g. 6-5 (optional when a backgammon position records dice).
         #[arg(long)]
         dice: Option<String>,
-        /// halma-grasshopper: the board of `start`, 8 (default) or 10.
-        #[arg(long, value_name = "8|10")]
-        size: Option<String>,
-        /// grasshopper: checkers each in `start`, even, 2 to 14 (default 14).
-        #[arg(long, value_name = "N")]
-        checkers: Option<u32>,
-        /// halma-grasshopper: the evacuation deadline in each player's own moves (default 30
-        /// on 8x8, 50 on 10x10; 0: off).
-        #[arg(long, value_name = "N")]
-        evacuation: Option<u32>,
         /// Print one JSON object {"moves": [{"move", "position"}, ...]}, with "end": {"winner",
         /// "code", "sentence"} when the position is a finished game.
         #[arg(long)]
@@ -73,8 +66,9 @@ enum Command {
     },
     /// Draw a position.
     Show {
-        /// The game: backgammon, never-finishing, grasshopper or halma-grasshopper.
-        game: String,
+        /// The game and its options.
+        #[command(flatten)]
+        game: GameArgs,
         /// backgammon: a gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`;
         /// never-finishing: the tables notation (`15b/22/15w:0:0:0:0:w`) or `start`;
         /// grasshopper: the position text (quoted) or `start`; halma-grasshopper: the halma
@@ -88,16 +82,6 @@ enum Command {
         /// Where the viewer's home board is (backgammon games; default right).
         #[arg(long, value_enum)]
         home: Option<Home>,
-        /// halma-grasshopper: the board of `start`, 8 (default) or 10.
-        #[arg(long, value_name = "8|10")]
-        size: Option<String>,
-        /// grasshopper: checkers each in `start`, even, 2 to 14 (default 14).
-        #[arg(long, value_name = "N")]
-        checkers: Option<u32>,
-        /// halma-grasshopper: the evacuation deadline in each player's own moves (default 30
-        /// on 8x8, 50 on 10x10; 0: off).
-        #[arg(long, value_name = "N")]
-        evacuation: Option<u32>,
     },
     /// Play a match or a money session in the terminal.
     Play(PlayArgs),
@@ -132,8 +116,9 @@ enum Command {
 /// The options of `tabula selfplay`.
 #[derive(Debug, Args)]
 pub struct SelfplayArgs {
-    /// The game: backgammon, never-finishing, grasshopper or halma-grasshopper.
-    pub game: String,
+    /// The game and its options.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// How many games (with --duplicate: an even number, played in pairs).
     #[arg(long, value_name = "N")]
     pub games: u64,
@@ -162,20 +147,10 @@ pub struct SelfplayArgs {
     /// backgammon, never-finishing: each game is a single money game (the default).
     #[arg(long)]
     pub money: bool,
-    /// grasshopper: checkers each, even, 2 to 14 (default 14).
-    #[arg(long, value_name = "N")]
-    pub checkers: Option<u32>,
-    /// halma-grasshopper: the board, 8 (default) or 10.
-    #[arg(long, value_name = "8|10")]
-    pub size: Option<String>,
     /// halma-grasshopper: the game is drawn at this ply count (default 400 on 8x8, 600 on
     /// 10x10).
     #[arg(long, value_name = "N")]
     pub ply_limit: Option<u32>,
-    /// halma-grasshopper: the evacuation deadline, in each player's own moves (default 30 on
-    /// 8x8, 50 on 10x10; 0 switches the rule off).
-    #[arg(long, value_name = "N")]
-    pub evacuation: Option<u32>,
     /// The first R actions of every game are drawn at random from the game's seed, then the
     /// bots play on: varied openings for the dice-free games, whose searches are
     /// deterministic (default 0).
@@ -191,7 +166,8 @@ pub struct SelfplayArgs {
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// The game: grasshopper.
-    pub game: String,
+    #[arg(value_parser = GameIdParser, value_name = "GAME")]
+    pub game: GameId,
     /// Checkers each, even, 2 to 14 (required: only the small games can be solved).
     #[arg(long, value_name = "N")]
     pub checkers: Option<u32>,
@@ -240,8 +216,9 @@ enum Home {
 /// The options of `tabula play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The game: backgammon, never-finishing, grasshopper or halma-grasshopper.
-    pub game: String,
+    /// The game and its options.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Play a match to N points (default 5; never-finishing: 3).
     #[arg(long = "match", value_name = "N", conflicts_with = "money")]
     pub match_length: Option<u32>,
@@ -275,20 +252,10 @@ pub struct PlayArgs {
     /// Money: double the cube on up to N opening ties (backgammon only).
     #[arg(long, value_name = "N", requires = "money", default_value_t = 0)]
     pub auto_doubles: u32,
-    /// halma-grasshopper: the board, 8 (default) or 10.
-    #[arg(long, value_name = "8|10")]
-    pub size: Option<String>,
     /// halma-grasshopper: the game is drawn at this ply count (default 400 on 8x8, 600 on
     /// 10x10).
     #[arg(long, value_name = "N")]
     pub ply_limit: Option<u32>,
-    /// halma-grasshopper: the evacuation deadline, in each player's own moves (default 30 on
-    /// 8x8, 50 on 10x10; 0 switches the rule off).
-    #[arg(long, value_name = "N")]
-    pub evacuation: Option<u32>,
-    /// grasshopper: checkers each, even, 2 to 14 (default 14).
-    #[arg(long, value_name = "N")]
-    pub checkers: Option<u32>,
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -299,28 +266,22 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             game,
             position,
             dice,
-            size,
-            checkers,
-            evacuation,
             json,
         } => {
             let options = moves::MovesOptions {
                 dice: dice.as_deref(),
-                size: size.as_deref(),
-                checkers,
-                evacuation,
+                size: game.size.as_deref(),
+                checkers: game.checkers,
+                evacuation: game.evacuation,
                 json,
             };
-            moves::run(&mut out, &game, &position, options)?
+            moves::run(&mut out, game.id, &position, options)?
         }
         Command::Show {
             game,
             position,
             from,
             home,
-            size,
-            checkers,
-            evacuation,
         } => {
             let viewer = from.map(|s| match s {
                 Side::White => Color::White,
@@ -333,11 +294,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let options = show::ShowOptions {
                 viewer,
                 home,
-                size: size.as_deref(),
-                checkers,
-                evacuation,
+                size: game.size.as_deref(),
+                checkers: game.checkers,
+                evacuation: game.evacuation,
             };
-            show::run(&mut out, &game, &position, options)?
+            show::run(&mut out, game.id, &position, options)?
         }
         Command::Play(args) => {
             let stdin = std::io::stdin();

@@ -17,12 +17,12 @@ use crate::board::grasshopper::status_text;
 use crate::error::bad_input;
 use crate::input::{
     capitalized, grasshopper_position, halma_position, nf_position, parse_dice, refuse_checkers,
-    variant, Setup, Variant,
+    Setup,
 };
 use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
-use tabula_core::{ByColor, Color, Dice, EndReason, Game, Outcome, Status};
+use tabula_core::{ByColor, Color, Dice, EndReason, Game, GameId, Outcome, Status};
 use tabula_grasshopper::Position as GrasshopperPosition;
 use tabula_halma::notation::{format_move, PathStyle};
 use tabula_halma::{Action, HalmaGrasshopper, HalmaOptions, Position as HalmaPosition};
@@ -337,34 +337,33 @@ pub struct MovesOptions<'a> {
 }
 
 /// Runs the command.
-pub fn run(out: &mut dyn Write, game: &str, position: &str, options: MovesOptions) -> Result<()> {
+pub fn run(out: &mut dyn Write, game: GameId, position: &str, options: MovesOptions) -> Result<()> {
     let MovesOptions {
         dice, size, json, ..
     } = options;
-    let variant = variant(game)?;
-    if variant == Variant::Grasshopper {
+    if game == GameId::Grasshopper {
         return run_grasshopper(out, position, options);
     }
     refuse_checkers(options.checkers, game)?;
-    if variant != Variant::HalmaGrasshopper && options.evacuation.is_some() {
+    if game != GameId::HalmaGrasshopper && options.evacuation.is_some() {
         return Err(bad_input(format!(
             "--evacuation is a halma-grasshopper option: {game} has no starting camp"
         )));
     }
-    let (dice, entries, end) = match variant {
-        Variant::HalmaGrasshopper => return run_halma(out, position, options),
-        Variant::Grasshopper => unreachable!("answered above"),
+    let (dice, entries, end) = match game {
+        GameId::HalmaGrasshopper => return run_halma(out, position, options),
+        GameId::Grasshopper => unreachable!("answered above"),
         _ if size.is_some() => {
             return Err(bad_input(format!(
                 "--size is a halma-grasshopper option: {game} has no board size to choose"
             )))
         }
-        Variant::Backgammon => {
+        GameId::Backgammon => {
             let (setup, entries) = legal_moves(position, dice)?;
             let end = tables_end(&setup.board, setup.on_roll, true);
             (setup.dice, entries, end)
         }
-        Variant::NeverFinishing => {
+        GameId::NeverFinishing => {
             let (dice, entries) = nf_legal_moves(position, dice)?;
             let before = nf_position(position)?;
             let end = tables_end(&before.position, before.to_move, false);

@@ -7,7 +7,7 @@
 //! is the same text for the same seed on any machine.
 
 use crate::error::bad_input;
-use crate::input::{grasshopper_checkers, halma_size, variant, Variant};
+use crate::input::{grasshopper_checkers, halma_size};
 use crate::moves::halma_rules_text;
 use crate::play::clock_seed;
 use crate::SelfplayArgs;
@@ -20,7 +20,7 @@ use tabula_ai::grasshopper::GrasshopperBot;
 use tabula_ai::halma::HalmaBot;
 use tabula_ai::selfplay::{self, Config, Factory, Report, Scoring, SelfplayError};
 use tabula_ai::{bots, Bot, Budget, Level};
-use tabula_core::Game;
+use tabula_core::{Game, GameId};
 use tabula_grasshopper::Grasshopper;
 use tabula_halma::{BoardSize, HalmaGrasshopper, HalmaOptions};
 use tabula_tables::backgammon::{Backgammon, Mode, Options};
@@ -56,7 +56,7 @@ struct Kind {
 
 /// Runs the command.
 pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
-    let variant = variant(&args.game)?;
+    let game = args.game.id;
     let white = level(&args.white, "--white")?;
     let black = level(&args.black, "--black")?;
     if args.games == 0 {
@@ -65,11 +65,11 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
     if args.threads == Some(0) {
         return Err(bad_input("--threads must be at least 1"));
     }
-    let dice_game = matches!(variant, Variant::Backgammon | Variant::NeverFinishing);
+    let dice_game = matches!(game, GameId::Backgammon | GameId::NeverFinishing);
     if args.duplicate && !dice_game {
         return Err(bad_input(format!(
             "--duplicate is for the dice games (backgammon, never-finishing), not {}",
-            args.game
+            args.game.id
         )));
     }
     if args.duplicate && args.games % 2 == 1 {
@@ -93,19 +93,19 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
     if dice_game && args.nodes.is_some() {
         return Err(bad_input(format!(
             "--nodes is for the dice-free games (grasshopper, halma-grasshopper), not {}",
-            args.game
+            args.game.id
         )));
     }
     let halma_flags = [
-        (args.size.is_some(), "--size"),
+        (args.game.size.is_some(), "--size"),
         (args.ply_limit.is_some(), "--ply-limit"),
-        (args.evacuation.is_some(), "--evacuation"),
+        (args.game.evacuation.is_some(), "--evacuation"),
     ];
-    match variant {
-        Variant::Backgammon => {
+    match game {
+        GameId::Backgammon => {
             let mut given = halma_flags.to_vec();
-            given.push((args.checkers.is_some(), "--checkers"));
-            refuse(&given, &args.game, "--match N or --money")?;
+            given.push((args.game.checkers.is_some(), "--checkers"));
+            refuse(&given, args.game.id.as_str(), "--match N or --money")?;
             let (options, kind) = match args.match_length {
                 Some(n) => (
                     Options::match_to(n).map_err(|e| bad_input(e.to_string()))?,
@@ -130,10 +130,10 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
             let new_game = move || Backgammon::new(options).expect("the options were checked");
             play(out, args, config, kind, new_game, &bots::backgammon)
         }
-        Variant::NeverFinishing => {
+        GameId::NeverFinishing => {
             let mut given = halma_flags.to_vec();
-            given.push((args.checkers.is_some(), "--checkers"));
-            refuse(&given, &args.game, "--match N or --money")?;
+            given.push((args.game.checkers.is_some(), "--checkers"));
+            refuse(&given, args.game.id.as_str(), "--match N or --money")?;
             let (scoring, kind) = match args.match_length {
                 Some(n) => {
                     let length = u8::try_from(n)
@@ -162,12 +162,12 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
             let new_game = move || NeverFinishing::new(options).expect("the options were checked");
             play(out, args, config, kind, new_game, &bots::never_finishing)
         }
-        Variant::Grasshopper => {
+        GameId::Grasshopper => {
             let mut given = halma_flags.to_vec();
             given.push((args.match_length.is_some(), "--match"));
             given.push((args.money, "--money"));
-            refuse(&given, &args.game, "--checkers N")?;
-            let checkers = grasshopper_checkers(args.checkers)?;
+            refuse(&given, args.game.id.as_str(), "--checkers N")?;
+            let checkers = grasshopper_checkers(args.game.checkers)?;
             let kind = Kind {
                 what: format!("{checkers} checkers each{}", budget_text(args.nodes)),
                 scoring: Scoring::Points,
@@ -190,18 +190,18 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
                 &factory,
             )
         }
-        Variant::HalmaGrasshopper => {
+        GameId::HalmaGrasshopper => {
             let given = [
                 (args.match_length.is_some(), "--match"),
                 (args.money, "--money"),
-                (args.checkers.is_some(), "--checkers"),
+                (args.game.checkers.is_some(), "--checkers"),
             ];
             refuse(
                 &given,
-                &args.game,
+                args.game.id.as_str(),
                 "--size 8|10, --ply-limit N, --evacuation N",
             )?;
-            let size = match &args.size {
+            let size = match &args.game.size {
                 Some(text) => halma_size(text)?,
                 None => BoardSize::Eight,
             };
@@ -210,7 +210,7 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
             }
             let options = HalmaOptions {
                 ply_limit: args.ply_limit,
-                evacuation: args.evacuation,
+                evacuation: args.game.evacuation,
             };
             let new_game =
                 move || HalmaGrasshopper::from_position(tabula_halma::start(size), options);
@@ -238,7 +238,7 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
 /// ", N nodes a decision" when `--nodes` replaces the levels' budgets.
 fn budget_text(nodes: Option<u64>) -> String {
     nodes.map_or(String::new(), |n| {
-        format!(", {} nodes a decision", crate::solve::thousands(n))
+        format!(", {} nodes a decision", crate::thousands::thousands(n))
     })
 }
 
@@ -291,9 +291,13 @@ where
         if threads == 1 { "" } else { "s" }
     );
     if args.json {
-        writeln!(out, "{}", to_json(&args.game, &kind, &config, &report))?;
+        writeln!(
+            out,
+            "{}",
+            to_json(args.game.id.as_str(), &kind, &config, &report)
+        )?;
     } else {
-        writeln!(out, "{}", header(&args.game, &kind, &config))?;
+        writeln!(out, "{}", header(args.game.id.as_str(), &kind, &config))?;
         for line in report.summary.lines() {
             writeln!(out, "{line}")?;
         }

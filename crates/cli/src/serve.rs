@@ -25,6 +25,9 @@ pub fn run(out: &mut impl Write, args: &ServeArgs) -> Result<()> {
             args.addr
         ))
     })?;
+    // Every variable checked before anything starts: a bad one is one line and exit 2.
+    let config = tabula_server::Config::from_env(addr, args.database.clone())
+        .map_err(|e| bad_input(e.to_string()))?;
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -33,13 +36,6 @@ pub fn run(out: &mut impl Write, args: &ServeArgs) -> Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let config = tabula_server::Config {
-        addr,
-        database: args.database.clone(),
-        // Timeouts and the connection cap; TABULA_HEADER_TIMEOUT_MS,
-        // TABULA_REQUEST_TIMEOUT_MS and TABULA_MAX_CONNECTIONS override the defaults.
-        limits: tabula_server::listen::Limits::from_env(),
-    };
     let mut announced = Ok(());
     runtime.block_on(tabula_server::serve(config, |bound| {
         announced = writeln!(out, "Tabula is serving at http://{bound}/").and_then(|_| out.flush());

@@ -4,13 +4,11 @@ use crate::board::grasshopper::{render_grasshopper, GrasshopperView};
 use crate::board::halma::{render_halma, HalmaView};
 use crate::board::{render, BoardView, HomeSide, Layout};
 use crate::error::bad_input;
-use crate::input::{
-    grasshopper_position, halma_position, nf_position, refuse_checkers, variant, Setup, Variant,
-};
+use crate::input::{grasshopper_position, halma_position, nf_position, refuse_checkers, Setup};
 use crate::moves::{colour_names, tables_end};
 use anyhow::Result;
 use std::io::Write;
-use tabula_core::Color;
+use tabula_core::{Color, GameId};
 use tabula_halma::{HalmaGrasshopper, HalmaOptions};
 
 /// What `tabula show` was asked, beyond the game and the position.
@@ -29,24 +27,23 @@ pub struct ShowOptions<'a> {
 }
 
 /// Runs the command.
-pub fn run(out: &mut dyn Write, game: &str, position: &str, options: ShowOptions) -> Result<()> {
-    let variant = variant(game)?;
-    if variant != Variant::HalmaGrasshopper && options.size.is_some() {
+pub fn run(out: &mut dyn Write, game: GameId, position: &str, options: ShowOptions) -> Result<()> {
+    if game != GameId::HalmaGrasshopper && options.size.is_some() {
         return Err(bad_input(format!(
             "--size is a halma-grasshopper option: {game} has no board size to choose"
         )));
     }
-    if variant != Variant::Grasshopper {
+    if game != GameId::Grasshopper {
         refuse_checkers(options.checkers, game)?;
     }
-    if variant != Variant::HalmaGrasshopper && options.evacuation.is_some() {
+    if game != GameId::HalmaGrasshopper && options.evacuation.is_some() {
         return Err(bad_input(format!(
             "--evacuation is a halma-grasshopper option: {game} has no starting camp"
         )));
     }
     let home = options.home.unwrap_or_default();
-    match variant {
-        Variant::Backgammon => {
+    match game {
+        GameId::Backgammon => {
             let setup = Setup::parse(position)?;
             let layout = Layout {
                 viewer: options.viewer.unwrap_or(setup.on_roll),
@@ -58,7 +55,7 @@ pub fn run(out: &mut dyn Write, game: &str, position: &str, options: ShowOptions
                 writeln!(out, "Game over. {}", end.sentence)?;
             }
         }
-        Variant::NeverFinishing => {
+        GameId::NeverFinishing => {
             let tables = nf_position(position)?;
             let layout = Layout {
                 viewer: options.viewer.unwrap_or(tables.to_move),
@@ -71,7 +68,7 @@ pub fn run(out: &mut dyn Write, game: &str, position: &str, options: ShowOptions
                 writeln!(out, "Game over. {}", end.sentence)?;
             }
         }
-        Variant::HalmaGrasshopper => {
+        GameId::HalmaGrasshopper => {
             if options.home.is_some() {
                 return Err(bad_input(
                     "--home is a backgammon option: halma-grasshopper has no home board",
@@ -98,7 +95,7 @@ pub fn run(out: &mut dyn Write, game: &str, position: &str, options: ShowOptions
                 writeln!(out, "Game over. {end}")?;
             }
         }
-        Variant::Grasshopper => {
+        GameId::Grasshopper => {
             if options.home.is_some() {
                 return Err(bad_input(
                     "--home is a backgammon option: in grasshopper both players bear off \

@@ -8,14 +8,15 @@
 //! only the result.
 
 use crate::error::bad_input;
-use crate::input::{grasshopper_checkers, variant, Variant};
+use crate::input::grasshopper_checkers;
+use crate::thousands::thousands;
 use crate::SolveArgs;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
-use tabula_core::Color;
+use tabula_core::{Color, GameId};
 use tabula_grasshopper::notation::parse_position as parse_grasshopper;
 use tabula_grasshopper::solver::{solve_position, Progress, SolveReport, DEFAULT_MAX_SLOTS};
 use tabula_grasshopper::Position;
@@ -56,23 +57,6 @@ fn table_slots(gib: Option<f64>) -> Result<usize> {
             "bad --max-table-gib {g}: give a size in GiB above 0 and at most {MAX_TABLE_GIB}"
         ))),
     }
-}
-
-/// `n` with a comma between groups of three digits.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    // The first group has one to three digits, every other group three.
-    let head = match digits.len() % 3 {
-        0 => 3.min(digits.len()),
-        short => short,
-    };
-    let mut groups = vec![&digits[..head]];
-    let mut rest = &digits[head..];
-    while !rest.is_empty() {
-        groups.push(&rest[..3]);
-        rest = &rest[3..];
-    }
-    groups.join(",")
 }
 
 /// The spinner's message for one progress report.
@@ -214,7 +198,7 @@ fn capitalised(c: Color) -> &'static str {
 
 /// Runs the command.
 pub fn run(out: &mut dyn Write, args: &SolveArgs) -> Result<()> {
-    if variant(&args.game)? != Variant::Grasshopper {
+    if args.game != GameId::Grasshopper {
         return Err(bad_input(format!(
             "solve is available for grasshopper only, not {}",
             args.game
@@ -264,14 +248,6 @@ pub fn run(out: &mut dyn Write, args: &SolveArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_are_grouped_by_thousands() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000), "1,000");
-        assert_eq!(thousands(4_853_384), "4,853,384");
-    }
 
     #[test]
     fn the_table_limit_is_a_positive_size_in_gib() {

@@ -5,7 +5,7 @@
 //! states, the time, the rate, the size on disk and the path.
 
 use crate::error::bad_input;
-use crate::solve::thousands;
+use crate::thousands::thousands;
 use crate::SolveArgs;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};

@@ -23,6 +23,7 @@ pub mod notation;
 mod point;
 mod position;
 pub mod solver;
+mod value;
 
 pub use action::Action;
 pub use game::{Grasshopper, GrasshopperError};

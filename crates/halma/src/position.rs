@@ -7,7 +7,6 @@
 
 use crate::bitboard::{black_camp_mask, board_mask, white_camp_mask, Bitboard};
 use crate::square::{BoardSize, Square};
-use std::fmt;
 use tabula_core::{ByColor, Color};
 use thiserror::Error;
 
@@ -355,13 +354,6 @@ fn camp(size: BoardSize, color: Color) -> u128 {
     match color {
         Color::White => white_camp_mask(size),
         Color::Black => black_camp_mask(size),
-    }
-}
-
-impl fmt::Display for Position {
-    /// The position notation (see [`crate::notation`]).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::notation::position::write(self, f)
     }
 }
 

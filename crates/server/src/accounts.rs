@@ -40,7 +40,7 @@
 //!   would lock everyone out for the window.
 //!
 //! Every setting can be changed by an environment variable of `tabula serve` (for tests and
-//! operators): `TABULA_HASH_WORKERS`, `TABULA_HASH_QUEUE`, `TABULA_HASH_WAIT_MS`,
+//! operators; read once at start by [`crate::config`]): `TABULA_HASH_WORKERS`, `TABULA_HASH_QUEUE`, `TABULA_HASH_WAIT_MS`,
 //! `TABULA_LOGIN_WINDOW_SECS`, `TABULA_LOGIN_ACCOUNT_FAILURES`,
 //! `TABULA_LOGIN_ADDRESS_FAILURES`, `TABULA_SESSION_LIFETIME_SECS`,
 //! `TABULA_TOKEN_LIFETIME_SECS`, `TABULA_SECURE_COOKIES` (`1` or `true`),
@@ -115,75 +115,6 @@ impl Default for Settings {
             token_lifetime: TOKEN_LIFETIME,
             secure_cookies: false,
             trusted_proxies: Vec::new(),
-        }
-    }
-}
-
-impl Settings {
-    /// The defaults, with any of the `TABULA_...` variables (module docs) that hold a
-    /// positive integer; others are logged and ignored.
-    pub fn from_env() -> Settings {
-        fn var(name: &str) -> Option<u64> {
-            let text = std::env::var(name).ok()?;
-            match text.trim().parse::<u64>() {
-                Ok(n) if n > 0 => Some(n),
-                _ => {
-                    tracing::warn!(name, value = %text, "ignored: not a positive integer");
-                    None
-                }
-            }
-        }
-        let count = |name: &str| var(name).map(|n| usize::try_from(n).unwrap_or(usize::MAX));
-        let failures = |name: &str| var(name).map(|n| u32::try_from(n).unwrap_or(u32::MAX));
-        let d = Settings::default();
-        Settings {
-            hash_workers: count("TABULA_HASH_WORKERS").unwrap_or(d.hash_workers),
-            hash_queue: count("TABULA_HASH_QUEUE").unwrap_or(d.hash_queue),
-            hash_wait: var("TABULA_HASH_WAIT_MS")
-                .map(Duration::from_millis)
-                .unwrap_or(d.hash_wait),
-            login_window: var("TABULA_LOGIN_WINDOW_SECS")
-                .map(Duration::from_secs)
-                .unwrap_or(d.login_window),
-            account_failures: failures("TABULA_LOGIN_ACCOUNT_FAILURES")
-                .unwrap_or(d.account_failures),
-            address_failures: failures("TABULA_LOGIN_ADDRESS_FAILURES")
-                .unwrap_or(d.address_failures),
-            session_lifetime: var("TABULA_SESSION_LIFETIME_SECS")
-                .map(Duration::from_secs)
-                .unwrap_or(d.session_lifetime),
-            token_lifetime: var("TABULA_TOKEN_LIFETIME_SECS")
-                .map(Duration::from_secs)
-                .unwrap_or(d.token_lifetime),
-            secure_cookies: match std::env::var("TABULA_SECURE_COOKIES") {
-                Err(_) => d.secure_cookies,
-                Ok(text) => match text.trim().to_ascii_lowercase().as_str() {
-                    "1" | "true" | "yes" => true,
-                    "0" | "false" | "no" | "" => false,
-                    _ => {
-                        tracing::warn!(value = %text, "TABULA_SECURE_COOKIES ignored: not 1 or 0");
-                        d.secure_cookies
-                    }
-                },
-            },
-            trusted_proxies: std::env::var("TABULA_TRUSTED_PROXIES")
-                .map(|text| {
-                    text.split(',')
-                        .map(str::trim)
-                        .filter(|t| !t.is_empty())
-                        .filter_map(|t| match t.parse::<IpAddr>() {
-                            Ok(ip) => Some(ip),
-                            Err(_) => {
-                                tracing::warn!(
-                                    value = t,
-                                    "TABULA_TRUSTED_PROXIES: not an IP address, ignored"
-                                );
-                                None
-                            }
-                        })
-                        .collect()
-                })
-                .unwrap_or(d.trusted_proxies),
         }
     }
 }

@@ -28,19 +28,7 @@ use sha2::{Digest, Sha256};
 /// The session cookie's name.
 pub const COOKIE_NAME: &str = "tabula_session";
 
-/// A new random token (64 hex digits).
-pub fn new_token() -> String {
-    let mut bytes = [0u8; 32];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
-    hex::encode(bytes)
-}
-
-/// A new random id (for players, games and invitations).
-pub fn new_id() -> String {
-    let mut bytes = [0u8; 9];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
-    hex::encode(bytes)
-}
+pub use crate::ids::{new_id, new_token};
 
 /// What is stored of a token.
 pub fn token_hash(token: &str) -> String {

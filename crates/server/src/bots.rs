@@ -2,7 +2,8 @@
 //! for), a driver task plays on until it waits for a person. The bot thinks on tokio's
 //! blocking pool, never on the async workers, with the game unlocked; its action is then
 //! committed like anyone's, and refused if the game moved meanwhile. Each decision's bot is
-//! seeded from the game id and version, so a restarted server plays the same way.
+//! seeded from the game id and version, so a restarted server plays the same way. Started
+//! by the post-commit hook ([`crate::hook`]) and, after a restart, by [`resume_all`].
 
 use crate::auth::new_token;
 use crate::service::{Change, Roller};
@@ -17,7 +18,6 @@ fn seed(id: &str, version: i64) -> u64 {
 
 /// Starts a driver for game `id` unless one runs on this instance already.
 pub fn drive(state: AppState, id: String) {
-    crate::referee::watch(state.clone(), id.clone());
     {
         let mut driving = state.driving.lock().unwrap_or_else(|e| e.into_inner());
         if !driving.insert(id.clone()) {
@@ -92,8 +92,8 @@ async fn run(state: &AppState, id: &str) -> Result<(), crate::error::ApiError> {
                 Ok(Change::Action(color, action.clone()))
             })
             .await?;
-        // The bot's action may make a roll or a flag due (crate::referee).
-        crate::referee::watch(state.clone(), id.to_string());
+        // The bot's action may make a roll or a flag due: the commit's hook watches the game
+        // (crate::hook).
     }
 }
 

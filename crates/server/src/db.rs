@@ -6,6 +6,9 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+mod creations;
+pub use creations::Created;
+
 /// Which database the pool talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -36,8 +39,9 @@ pub fn now_ms() -> i64 {
 
 impl Db {
     /// Opens (creating a SQLite file if needed) and migrates the database at `url`: a path
-    /// or `sqlite://...` URL for SQLite, `postgres://...` for PostgreSQL.
-    pub async fn open(url: &str) -> Result<Db, sqlx::Error> {
+    /// or `sqlite://...` URL for SQLite, `postgres://...` for PostgreSQL. `max_bytes` caps a
+    /// SQLite file's size (`TABULA_SQLITE_MAX_MB`, [`crate::config`]).
+    pub async fn open(url: &str, max_bytes: Option<u64>) -> Result<Db, sqlx::Error> {
         sqlx::any::install_default_drivers();
         let (backend, url) = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             (Backend::Postgres, url.to_string())
@@ -46,7 +50,6 @@ impl Db {
             (Backend::Sqlite, format!("sqlite://{path}?mode=rwc"))
         };
         let sqlite = backend == Backend::Sqlite;
-        let max_bytes = crate::storage::sqlite_max_bytes_from_env();
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 10 })
             // Fail fast when the database is unreachable (crate::storage).
@@ -262,7 +265,7 @@ impl Db {
         .bind(player)
         .bind(kind)
         .bind(now)
-        .bind(crate::auth::new_id())
+        .bind(crate::ids::new_id())
         .bind(expires_ms)
         .execute(&self.pool)
         .await?;
@@ -475,37 +478,7 @@ pub struct EventRow {
 impl Db {
     /// Stores a new game.
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), sqlx::Error> {
-        let sql = format!(
-            "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, \
-             $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"
-        );
-        sqlx::query(&sql)
-            .bind(&g.id)
-            .bind(&g.game_type)
-            .bind(&g.options)
-            .bind(&g.white_id)
-            .bind(&g.black_id)
-            .bind(&g.white_bot)
-            .bind(&g.black_bot)
-            .bind(&g.white_client_seed)
-            .bind(&g.black_client_seed)
-            .bind(&g.invite_code)
-            .bind(i64::from(g.listed))
-            .bind(&g.state)
-            .bind(&g.server_seed)
-            .bind(&g.commitment)
-            .bind(g.version)
-            .bind(g.created_ms)
-            .bind(&g.winner)
-            .bind(g.points)
-            .bind(g.plies)
-            .bind(g.rated)
-            .bind(&g.clock)
-            .bind(&g.rematch_offer)
-            .bind(&g.rematch_id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        insert_game_on(&self.pool, g).await
     }
 
     /// The game with this id.
@@ -559,4 +532,42 @@ impl Db {
             })
             .collect()
     }
+}
+
+/// Stores a new game through `e` (the pool, or a transaction).
+async fn insert_game_on<'e, E>(e: E, g: &GameRow) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let sql = format!(
+        "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, \
+         $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"
+    );
+    sqlx::query(&sql)
+        .bind(&g.id)
+        .bind(&g.game_type)
+        .bind(&g.options)
+        .bind(&g.white_id)
+        .bind(&g.black_id)
+        .bind(&g.white_bot)
+        .bind(&g.black_bot)
+        .bind(&g.white_client_seed)
+        .bind(&g.black_client_seed)
+        .bind(&g.invite_code)
+        .bind(i64::from(g.listed))
+        .bind(&g.state)
+        .bind(&g.server_seed)
+        .bind(&g.commitment)
+        .bind(g.version)
+        .bind(g.created_ms)
+        .bind(&g.winner)
+        .bind(g.points)
+        .bind(g.plies)
+        .bind(g.rated)
+        .bind(&g.clock)
+        .bind(&g.rematch_offer)
+        .bind(&g.rematch_id)
+        .execute(e)
+        .await?;
+    Ok(())
 }

@@ -142,17 +142,6 @@ impl ApiError {
     }
 }
 
-/// A database error: 503 `storage_full` or `storage_unavailable` when the storage failed
-/// ([`crate::storage::fault`]), 500 `internal` (a bug) otherwise.
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> ApiError {
-        match crate::storage::fault(&e) {
-            Some(fault) => fault.answer(&e),
-            None => ApiError::internal(e),
-        }
-    }
-}
-
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> ApiError {
         if r.status() == StatusCode::PAYLOAD_TOO_LARGE {

@@ -5,11 +5,14 @@
 //! an append-only log of actions and rolls, committed before the reply; the state is rebuilt
 //! by replaying it through the rules engines. Modules:
 //!
+//! - [`config`]: the one configuration, from flags and the environment, checked at start;
 //! - [`games`]: the four games on the wire (options, action text, JSON views, bots);
 //! - [`service`]: the authority (who may act, apply, commit, replay);
 //! - [`db`]: the schema and queries; [`ratings`] / [`rating`]: Glicko-2 and FIBS;
 //! - [`auth`]: guests, users, sessions, API tokens; [`accounts`]: bounded password hashing,
 //!   login throttling, lifetimes; [`names`]: name rules; [`bots`]: bots playing in the server;
+//!   [`referee`]: the server's own rolls and time-outs; [`hook`]: the one post-commit hook
+//!   that starts both;
 //! - [`analysis`]: analysis jobs of finished backgammon games, shared by the instances;
 //! - [`live`]: WebSocket fan-out; [`api`]: the HTTP routes and OpenAPI;
 //! - [`listen`]: the accept loop (timeouts, connection cap, graceful shutdown);
@@ -24,10 +27,13 @@ pub mod api;
 pub mod auth;
 pub mod bots;
 pub mod clock;
+pub mod config;
 pub mod db;
 pub mod error;
 pub mod games;
 pub mod guard;
+pub mod hook;
+pub mod ids;
 pub mod listen;
 pub mod live;
 pub mod names;
@@ -47,26 +53,18 @@ pub type AppState = Arc<service::App>;
 /// The largest request body accepted, in bytes.
 pub const BODY_LIMIT: usize = 16 * 1024;
 
-/// How to run the server.
-#[derive(Debug, Clone)]
-pub struct Config {
-    /// Where to listen.
-    pub addr: SocketAddr,
-    /// The database: a SQLite path or URL, or a `postgres://` URL.
-    pub database: String,
-    /// Timeouts and the connection cap ([`listen::Limits::from_env`] in `tabula serve`).
-    pub limits: listen::Limits,
-}
+pub use config::{Config, ConfigError};
 
 /// Opens the database, resumes bot games, and serves until SIGTERM or Ctrl-C; `ready` gets
 /// the bound address once listening.
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
-    let db = db::Db::open(&config.database).await?;
-    let state: AppState = Arc::new(service::App::new(db));
+    let db = db::Db::open(&config.database, config.sqlite_max_bytes).await?;
+    let state: AppState = Arc::new(service::App::new(db, &config));
     if state.db.backend == db::Backend::Postgres {
         spawn_listener(state.clone());
     }
     analysis::spawn_worker(state.clone());
+    hook::spawn(state.clone());
     let resumed = bots::resume_all(&state).await?;
     tracing::info!(resumed, "bot games resumed");
     let watched = referee::resume_all(&state).await?;

@@ -63,7 +63,7 @@ pub const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
 /// The connection limits of a server. `Limits::default()` has the constants above;
-/// [`Limits::from_env`] lets the environment override them (tests use short timeouts).
+/// the environment may override them ([`crate::config`]; tests use short timeouts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Time to send a request head; also the idle keep-alive timeout.
@@ -81,35 +81,6 @@ impl Default for Limits {
             request_timeout: REQUEST_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
         }
-    }
-}
-
-impl Limits {
-    /// The defaults, overridden by `TABULA_HEADER_TIMEOUT_MS`, `TABULA_REQUEST_TIMEOUT_MS`
-    /// and `TABULA_MAX_CONNECTIONS` where they are set to positive integers (other values
-    /// are ignored with a warning).
-    pub fn from_env() -> Limits {
-        fn var(name: &str) -> Option<u64> {
-            let text = std::env::var(name).ok()?;
-            match text.trim().parse::<u64>() {
-                Ok(n) if n > 0 => Some(n),
-                _ => {
-                    tracing::warn!(name, value = %text, "ignored: not a positive integer");
-                    None
-                }
-            }
-        }
-        let mut l = Limits::default();
-        if let Some(ms) = var("TABULA_HEADER_TIMEOUT_MS") {
-            l.header_timeout = Duration::from_millis(ms);
-        }
-        if let Some(ms) = var("TABULA_REQUEST_TIMEOUT_MS") {
-            l.request_timeout = Duration::from_millis(ms);
-        }
-        if let Some(n) = var("TABULA_MAX_CONNECTIONS") {
-            l.max_connections = usize::try_from(n).unwrap_or(usize::MAX);
-        }
-        l
     }
 }
 

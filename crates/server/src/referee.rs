@@ -5,8 +5,8 @@
 //! each instance that touched it; it sleeps until the time comes (waking at least every
 //! second to see the game's newer versions) and commits like anyone else, refused when the
 //! game moved meanwhile, so two instances watching one game cannot both act. Started after
-//! every commit that may make something due (with the bot driver, [`crate::bots::drive`]),
-//! and for every unfinished game when the server starts.
+//! every commit by the post-commit hook ([`crate::hook`]), and for every unfinished game
+//! when the server starts.
 
 use crate::db::now_ms;
 use crate::error::ApiError;
@@ -96,7 +96,8 @@ async fn run(state: &AppState, id: &str) -> Result<(), ApiError> {
             })
             .await;
         match done {
-            Ok(_) => crate::bots::drive(state.clone(), id.to_string()),
+            // The commit's hook (crate::hook) hands the game to the bots.
+            Ok(_) => {}
             Err(e) if e.code == "moved" => {}
             Err(e) => return Err(e),
         }

@@ -62,12 +62,12 @@ pub struct App {
     /// Games with a watcher on this instance ([`crate::referee`]).
     pub(crate) watching: Mutex<HashSet<String>>,
     /// How long a bot waits before each decision, as a person would
-    /// (`TABULA_BOT_DELAY_MS`, default [`BOT_DELAY_MS`]; 0 in tests).
+    /// (`TABULA_BOT_DELAY_MS`, default [`crate::config::BOT_DELAY_MS`]; 0 in tests).
     pub bot_delay: std::time::Duration,
     /// Password hashing, login throttling and session lifetimes ([`crate::accounts`]).
     pub accounts: crate::accounts::Accounts,
     /// How analyses run here ([`crate::analysis`]).
-    pub analysis: crate::analysis::Config,
+    pub analysis: crate::config::AnalysisSettings,
     /// Wakes this instance's analysis worker when a request here queues a job.
     pub analysis_wake: tokio::sync::Notify,
     /// Hints worked out at once ([`HINTS_AT_ONCE`]); more wait up to a second, then 503.
@@ -76,18 +76,13 @@ pub struct App {
     pub rollouts: std::sync::Arc<tokio::sync::Semaphore>,
     /// `/readyz` ([`crate::storage::Readiness`]).
     pub readiness: crate::storage::Readiness,
-}
-
-/// A bot's default pause before each decision, in milliseconds.
-pub const BOT_DELAY_MS: u64 = 700;
-
-/// `TABULA_BOT_DELAY_MS` (milliseconds, at most 10,000), or [`BOT_DELAY_MS`].
-fn bot_delay_from_env() -> std::time::Duration {
-    let ms = std::env::var("TABULA_BOT_DELAY_MS")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .map_or(BOT_DELAY_MS, |ms| ms.min(10_000));
-    std::time::Duration::from_millis(ms)
+    /// Where the browser client's files are read from, if not the built-in ones
+    /// ([`crate::web`]).
+    pub web_dir: Option<std::path::PathBuf>,
+    /// The ids of games committed here, for the post-commit hook ([`crate::hook`]).
+    commits: tokio::sync::mpsc::UnboundedSender<String>,
+    /// The hook's end of `commits`, until the hook takes it.
+    commit_feed: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<String>>>,
 }
 
 /// How many hints an instance works out at once.
@@ -518,23 +513,41 @@ pub fn dice_text(roll: DiceRoll) -> String {
 }
 
 impl App {
-    /// Shared state over `db`.
-    pub fn new(db: Db) -> App {
+    /// Shared state over `db`, run as `config` says.
+    pub fn new(db: Db, config: &crate::config::Config) -> App {
+        let (commits, commit_feed) = tokio::sync::mpsc::unbounded_channel();
         App {
+            commits,
+            commit_feed: Mutex::new(Some(commit_feed)),
             db,
             hub: Hub::default(),
             cache: GameCache::new(CACHE_CAPACITY),
             driving: Mutex::default(),
-            // `tabula serve`'s environment may change the defaults (crate::accounts).
-            accounts: crate::accounts::Accounts::new(crate::accounts::Settings::from_env()),
-            analysis: crate::analysis::Config::from_env(),
+            accounts: crate::accounts::Accounts::new(config.accounts.clone()),
+            analysis: config.analysis,
             analysis_wake: tokio::sync::Notify::new(),
             hints: tokio::sync::Semaphore::new(HINTS_AT_ONCE),
             rollouts: std::sync::Arc::new(tokio::sync::Semaphore::new(1)),
             watching: Mutex::default(),
-            bot_delay: bot_delay_from_env(),
+            bot_delay: config.bot_delay,
+            web_dir: config.web_dir.clone(),
             readiness: crate::storage::Readiness::default(),
         }
+    }
+
+    /// Tells the post-commit hook ([`crate::hook`]) that game `id` was committed (a game
+    /// stored, or a change to it).
+    pub fn committed(&self, id: &str) {
+        // Closed only once the hook's task is gone, when the server stops.
+        let _ = self.commits.send(id.to_string());
+    }
+
+    /// The hook's feed of committed games; `None` once taken.
+    pub fn take_commits(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<String>> {
+        self.commit_feed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
     }
 
     /// How many games the cache holds (for tests and metrics).
@@ -683,6 +696,7 @@ impl App {
                     *guard = Some(next.clone());
                     drop(guard);
                     self.published(&next, event);
+                    self.committed(id);
                     return Ok(next);
                 }
                 Err(Commit::Stale) => {
@@ -712,7 +726,7 @@ impl App {
         event: &EventRow,
         committing: &std::sync::atomic::AtomicBool,
     ) -> Result<(), Commit> {
-        let mut conn = crate::storage::WriteConn::acquire(&self.db)
+        let mut conn = crate::storage::WriteConn::acquire(&self.db.pool)
             .await
             .map_err(Commit::db)?;
         let mut tx = conn.begin().await.map_err(Commit::db)?;

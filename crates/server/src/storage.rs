@@ -10,11 +10,10 @@
 //! - [`Readiness`] answers `/readyz`: a small committed write, within [`READY_DEADLINE`].
 //! - The time limits: [`ACQUIRE_TIMEOUT`], [`SQLITE_BUSY_TIMEOUT_MS`], [`STORAGE_DEADLINE`].
 
-use crate::db::Db;
 use crate::error::ApiError;
 use sqlx::error::DatabaseError;
 use sqlx::pool::PoolConnection;
-use sqlx::{Any, Connection};
+use sqlx::{Any, AnyPool, Connection};
 use std::time::{Duration, Instant};
 
 /// The longest a request waits for a database connection (also the time spent retrying to
@@ -142,6 +141,14 @@ pub fn commit_failure(e: &sqlx::Error) -> ApiError {
     ApiError::from_sqlx(e)
 }
 
+/// A database error: 503 `storage_full` or `storage_unavailable` when the storage failed
+/// ([`fault`]), 500 `internal` (a bug) otherwise.
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> ApiError {
+        ApiError::from_sqlx(&e)
+    }
+}
+
 impl ApiError {
     /// [`From<sqlx::Error>`] by reference.
     fn from_sqlx(e: &sqlx::Error) -> ApiError {
@@ -161,10 +168,10 @@ pub struct WriteConn {
 }
 
 impl WriteConn {
-    /// A connection from `db`'s pool.
-    pub async fn acquire(db: &Db) -> Result<WriteConn, sqlx::Error> {
+    /// A connection from `pool`.
+    pub async fn acquire(pool: &AnyPool) -> Result<WriteConn, sqlx::Error> {
         Ok(WriteConn {
-            conn: db.pool.acquire().await?,
+            conn: pool.acquire().await?,
             kept: false,
         })
     }
@@ -204,7 +211,7 @@ impl Readiness {
     /// `Ok` when a small transaction (a row larger than a page, inserted and deleted)
     /// commits within [`READY_DEADLINE`]; 503 `storage_full` or `storage_unavailable`
     /// otherwise. An answer is reused for [`READY_REUSE`], and one probe runs at a time.
-    pub async fn check(&self, db: &Db) -> Result<(), ApiError> {
+    pub async fn check(&self, pool: &AnyPool) -> Result<(), ApiError> {
         let deadline = tokio::time::Instant::now() + READY_DEADLINE;
         let Ok(mut last) = tokio::time::timeout_at(deadline, self.last.lock()).await else {
             return Err(ApiError::storage_unavailable());
@@ -214,7 +221,7 @@ impl Readiness {
                 return answer.clone();
             }
         }
-        let answer = match tokio::time::timeout_at(deadline, probe(db)).await {
+        let answer = match tokio::time::timeout_at(deadline, probe(pool)).await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => Err(ApiError::from_sqlx(&e)),
             Err(_) => Err(ApiError::storage_unavailable()),
@@ -226,10 +233,10 @@ impl Readiness {
 
 /// The probe's write: a row of [`PROBE_BYTES`] (so that it needs a page of its own) inserted
 /// and deleted in one committed transaction.
-async fn probe(db: &Db) -> Result<(), sqlx::Error> {
-    let mut conn = WriteConn::acquire(db).await?;
+async fn probe(pool: &AnyPool) -> Result<(), sqlx::Error> {
+    let mut conn = WriteConn::acquire(pool).await?;
     let mut tx = conn.begin().await?;
-    let id = crate::auth::new_id();
+    let id = crate::ids::new_id();
     sqlx::query("INSERT INTO readiness_probe (id, filler) VALUES ($1, $2)")
         .bind(&id)
         .bind("r".repeat(PROBE_BYTES))
@@ -246,16 +253,6 @@ async fn probe(db: &Db) -> Result<(), sqlx::Error> {
 
 /// The size of the probe's row, in bytes: more than a page.
 const PROBE_BYTES: usize = 6_000;
-
-/// `TABULA_SQLITE_MAX_MB`: a cap on the SQLite file's size in MiB (past it every write that
-/// needs a new page is answered 503 `storage_full`, as on a full disk), or `None`.
-pub fn sqlite_max_bytes_from_env() -> Option<u64> {
-    std::env::var("TABULA_SQLITE_MAX_MB")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .filter(|&mb| mb > 0)
-        .map(|mb| mb.saturating_mul(1024 * 1024))
-}
 
 #[cfg(test)]
 mod tests {

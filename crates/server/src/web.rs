@@ -1,7 +1,7 @@
 //! The browser client's static files (plain ES modules, CSS and SVG drawn by script; no
 //! build step), embedded in the binary. Every path that is not an API route and names no
 //! file gets `index.html`, so that the client's own routes (`/game/ID`, `/player/ID`, ...)
-//! load the app. With `TABULA_WEB_DIR` set, files are read from that folder instead, so that
+//! load the app. With `TABULA_WEB_DIR` set ([`crate::config`]), files are read from that folder instead, so that
 //! the client can be edited without rebuilding the server.
 //!
 //! Both modes serve only files under their root (issue 13): a path must be relative, made
@@ -10,7 +10,7 @@
 //! the file's canonical path (symlinks resolved) must lie under the folder's canonical path
 //! and be a regular file. A path refused so answers 404 `not_found`, never the app.
 
-use axum::extract::Path;
+use axum::extract::{Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 
@@ -63,12 +63,12 @@ fn servable(path: &str) -> bool {
             .all(|c| matches!(c, std::path::Component::Normal(_)))
 }
 
-fn file(path: &str) -> Lookup {
+fn file(dir: Option<&std::path::Path>, path: &str) -> Lookup {
     if !servable(path) {
         return Lookup::Refused;
     }
-    if let Some(dir) = std::env::var_os("TABULA_WEB_DIR") {
-        return from_folder(std::path::Path::new(&dir), path);
+    if let Some(dir) = dir {
+        return from_folder(dir, path);
     }
     match WEB_FILES.iter().find(|(name, _)| *name == path) {
         Some((_, bytes)) => Lookup::Found(bytes.to_vec()),
@@ -108,15 +108,16 @@ fn not_found() -> Response {
     crate::error::ApiError::not_found("file").into_response()
 }
 
-fn serve(path: &str) -> Response {
+/// The answer to `GET /{path}`, from the folder `dir` or the built-in files.
+fn serve(dir: Option<&std::path::Path>, path: &str) -> Response {
     if path == "api" || path.starts_with("api/") {
         return crate::error::ApiError::not_found("API route").into_response();
     }
     // A client route may end with a slash (`/stats/`).
     let route = path.strip_suffix('/').unwrap_or(path);
-    let (path, bytes) = match file(route) {
+    let (path, bytes) = match file(dir, route) {
         Lookup::Found(b) => (route, b),
-        Lookup::Missing if !route.contains('.') => match file("index.html") {
+        Lookup::Missing if !route.contains('.') => match file(dir, "index.html") {
             Lookup::Found(b) => ("index.html", b),
             _ => return not_found(),
         },
@@ -133,13 +134,13 @@ fn serve(path: &str) -> Response {
 }
 
 /// `GET /`.
-pub async fn index() -> Response {
-    serve("index.html")
+pub async fn index(State(state): State<crate::AppState>) -> Response {
+    serve(state.web_dir.as_deref(), "index.html")
 }
 
 /// `GET /{*path}`: a client file, or the app for the client's own routes.
-pub async fn asset(Path(path): Path<String>) -> Response {
-    serve(&path)
+pub async fn asset(State(state): State<crate::AppState>, Path(path): Path<String>) -> Response {
+    serve(state.web_dir.as_deref(), &path)
 }
 
 #[cfg(test)]
@@ -149,11 +150,11 @@ mod tests {
 
     #[test]
     fn client_routes_get_the_app_and_files_their_type() {
-        let index = serve("game/abc123");
+        let index = serve(None, "game/abc123");
         assert_eq!(index.status(), StatusCode::OK);
         assert_eq!(index.headers()[CONTENT_TYPE], "text/html; charset=utf-8");
-        assert_eq!(serve("stats/").status(), StatusCode::OK);
-        assert_eq!(serve("index.html").status(), StatusCode::OK);
+        assert_eq!(serve(None, "stats/").status(), StatusCode::OK);
+        assert_eq!(serve(None, "index.html").status(), StatusCode::OK);
     }
 
     #[test]
@@ -172,12 +173,19 @@ mod tests {
             "js\\..\\..\\Cargo.toml",
             "",
         ] {
-            assert_eq!(file(path), Lookup::Refused, "{path:?}");
+            assert_eq!(file(None, path), Lookup::Refused, "{path:?}");
         }
         for path in ["/etc/passwd", "etc/../../x", "tests/e2e.mjs"] {
-            assert_eq!(serve(path).status(), StatusCode::NOT_FOUND, "{path:?}");
+            assert_eq!(
+                serve(None, path).status(),
+                StatusCode::NOT_FOUND,
+                "{path:?}"
+            );
         }
-        assert_eq!(serve("no-such-file.js").status(), StatusCode::NOT_FOUND);
+        assert_eq!(
+            serve(None, "no-such-file.js").status(),
+            StatusCode::NOT_FOUND
+        );
     }
 
     #[test]
@@ -212,7 +220,7 @@ mod tests {
     #[test]
     fn unknown_api_paths_get_the_json_error() {
         for path in ["api", "api/", "api/nope"] {
-            let r = serve(path);
+            let r = serve(None, path);
             assert_eq!(r.status(), StatusCode::NOT_FOUND);
             assert_eq!(r.headers()[CONTENT_TYPE], "application/json");
         }

@@ -87,9 +87,9 @@ fn checkers_option(args: &PlayArgs) -> Result<Checkers> {
         (args.no_beavers, "--no-beavers"),
         (args.no_jacoby, "--no-jacoby"),
         (args.auto_doubles != 0, "--auto-doubles"),
-        (args.size.is_some(), "--size"),
+        (args.game.size.is_some(), "--size"),
         (args.ply_limit.is_some(), "--ply-limit"),
-        (args.evacuation.is_some(), "--evacuation"),
+        (args.game.evacuation.is_some(), "--evacuation"),
     ];
     if let Some((_, flag)) = other_flags.iter().find(|(given, _)| *given) {
         return Err(bad_input(format!(
@@ -97,7 +97,7 @@ fn checkers_option(args: &PlayArgs) -> Result<Checkers> {
              on the 24 points (its option is --checkers)"
         )));
     }
-    grasshopper_checkers(args.checkers)
+    grasshopper_checkers(args.game.checkers)
 }
 
 /// A side's bot.

@@ -38,7 +38,7 @@ pub fn options(args: &PlayArgs) -> Result<(BoardSize, HalmaOptions)> {
             "{flag} is a backgammon option: halma-grasshopper is a single game without a cube"
         )));
     }
-    let size = match &args.size {
+    let size = match &args.game.size {
         Some(text) => halma_size(text)?,
         None => BoardSize::Eight,
     };
@@ -49,7 +49,7 @@ pub fn options(args: &PlayArgs) -> Result<(BoardSize, HalmaOptions)> {
         size,
         HalmaOptions {
             ply_limit: args.ply_limit,
-            evacuation: args.evacuation,
+            evacuation: args.game.evacuation,
         },
     ))
 }

@@ -24,14 +24,16 @@ mod nf_narrate;
 
 use crate::board::checker;
 use crate::error::bad_input;
-use crate::input::{refuse_checkers, variant, Variant};
+use crate::input::refuse_checkers;
 use crate::PlayArgs;
 use anyhow::{anyhow, Result};
 use human::Command;
 use std::io::{BufRead, ErrorKind, Write};
 use tabula_ai::bots::NoSuchBot;
 use tabula_ai::{Bot, Level};
-use tabula_core::{ByColor, ChaChaDice, Color, Decision, DiceRoll, DiceSource, Outcome, Status};
+use tabula_core::{
+    ByColor, ChaChaDice, Color, Decision, DiceRoll, DiceSource, GameId, Outcome, Status,
+};
 
 /// What the terminal loop needs of one game's session, its bots and its narrator.
 trait Table {
@@ -395,14 +397,14 @@ fn start<T: Table>(
 /// Refuses the Grasshopper (Halma) options for the backgammon games.
 fn refuse_halma_options(args: &PlayArgs) -> Result<()> {
     let given = [
-        (args.size.is_some(), "--size"),
+        (args.game.size.is_some(), "--size"),
         (args.ply_limit.is_some(), "--ply-limit"),
-        (args.evacuation.is_some(), "--evacuation"),
+        (args.game.evacuation.is_some(), "--evacuation"),
     ];
     match given.iter().find(|(given, _)| *given) {
         Some((_, flag)) => Err(bad_input(format!(
             "{flag} is a halma-grasshopper option, not one of {}",
-            args.game
+            args.game.id
         ))),
         None => Ok(()),
     }
@@ -422,31 +424,30 @@ fn dice_game_levels(args: &PlayArgs) -> Result<ByColor<Option<Level>>> {
 pub fn run(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
     let two_bots =
         |levels: ByColor<Option<Level>>| levels.white.is_some() && levels.black.is_some();
-    let variant = variant(&args.game)?;
-    if variant != Variant::Grasshopper {
-        refuse_checkers(args.checkers, &args.game)?;
+    if args.game.id != GameId::Grasshopper {
+        refuse_checkers(args.game.checkers, args.game.id)?;
     }
-    match variant {
-        Variant::Backgammon => {
+    match args.game.id {
+        GameId::Backgammon => {
             let levels = dice_game_levels(args)?;
             let options = backgammon::options(args, two_bots(levels))?;
             let seed = args.seed.unwrap_or_else(clock_seed);
             let (mut table, what) = backgammon::table(options, levels, seed)?;
             start(&mut table, &what, bot_names(levels), seed, input, out)
         }
-        Variant::NeverFinishing => {
+        GameId::NeverFinishing => {
             let levels = dice_game_levels(args)?;
             let options = never_finishing::options(args, two_bots(levels))?;
             let seed = args.seed.unwrap_or_else(clock_seed);
             let (mut table, what) = never_finishing::table(options, levels, seed)?;
             start(&mut table, &what, bot_names(levels), seed, input, out)
         }
-        Variant::HalmaGrasshopper => {
+        GameId::HalmaGrasshopper => {
             let seed = args.seed.unwrap_or_else(clock_seed);
             let (mut table, what, levels) = halma::table(args, seed)?;
             start(&mut table, &what, bot_names(levels), seed, input, out)
         }
-        Variant::Grasshopper => {
+        GameId::Grasshopper => {
             let seed = args.seed.unwrap_or_else(clock_seed);
             let (mut table, what, players) = grasshopper::table(args, seed)?;
             let bots = ByColor::new_with(|c| players[c].bot_name());

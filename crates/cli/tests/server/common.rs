@@ -194,6 +194,16 @@ impl Client {
             .await
     }
 
+    /// POST JSON with one more header.
+    pub async fn post_with_header(&self, path: &str, header: (&str, &str), body: Value) -> Reply {
+        let req = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header(header.0, header.1)
+            .json(&body);
+        self.send(req).await
+    }
+
     /// POST a raw body with a JSON content type.
     pub async fn post_raw(&self, path: &str, body: impl Into<reqwest::Body>) -> Reply {
         let req = self

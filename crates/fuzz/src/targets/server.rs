@@ -1,8 +1,8 @@
 //! The server's outside input: every JSON request body (`serde_json::from_slice` of each
 //! type, then the validation that needs no database: a game's options must make a table,
 //! a bot level must be a level), and the action text of the four games as
-//! `POST /api/games/{id}/actions` reads it ([`Table::apply_text`], which tries the canonical
-//! texts and then each game's own move parser).
+//! `POST /api/games/{id}/actions` reads it ([`Table::apply_text`], which reads the text to
+//! the typed action with the game's face and applies that).
 
 use super::text;
 use crate::engine::Target;

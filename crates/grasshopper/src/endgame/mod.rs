@@ -17,7 +17,7 @@
 
 mod index;
 
-use crate::solver::Value;
+use crate::value::Value;
 use crate::Position;
 use index::Index;
 use rayon::prelude::*;

@@ -14,40 +14,11 @@ mod key;
 mod table;
 
 use crate::endgame::EndgameTable;
+pub use crate::value::Value;
 use crate::{Action, Checkers, Position};
 use std::time::{Duration, Instant};
 use table::{Bounds, Table};
 use tabula_core::Color;
-
-/// A game-theoretic value, from the side to move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Value {
-    /// The side to move loses against best play.
-    Loss,
-    /// Neither side can force a win.
-    Draw,
-    /// The side to move wins against any defence.
-    Win,
-}
-
-impl Value {
-    fn from_score(v: i8) -> Value {
-        match v {
-            1 => Value::Win,
-            0 => Value::Draw,
-            _ => Value::Loss,
-        }
-    }
-
-    /// The winner under best play when `mover` is to move; `None` for a draw.
-    pub fn winner(self, mover: Color) -> Option<Color> {
-        match self {
-            Value::Win => Some(mover),
-            Value::Draw => None,
-            Value::Loss => Some(mover.other()),
-        }
-    }
-}
 
 /// How far a solve has come, passed to the progress callback about every million nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -192,8 +192,15 @@ fn read_rank(
     Ok(())
 }
 
+impl fmt::Display for Position {
+    /// The position notation.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write(self, f)
+    }
+}
+
 /// Writes the notation of `position` (used by its `Display`).
-pub(crate) fn write(position: &Position, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+fn write(position: &Position, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let n = position.size().side();
     write!(f, "{n}:")?;
     for rank in (0..n).rev() {

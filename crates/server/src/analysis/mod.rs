@@ -26,46 +26,8 @@ use tabula_ai::study::analyse::{analyse, Settings, Step};
 use tabula_ai::study::report::{decision_report, players, DecisionReport, PlayerReport};
 use tabula_core::ByColor;
 
-/// How the analysis runs on this instance (`tabula serve`'s environment).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Config {
-    /// Plies of the analysis (`TABULA_ANALYSIS_PLIES`, 0 to 3, default 2).
-    pub plies: u32,
-    /// Threads of one job (`TABULA_ANALYSIS_THREADS`, default 1); 0 runs no worker on this
-    /// instance (it queues and serves analyses, others do the work).
-    pub threads: usize,
-    /// Jobs that may wait (`TABULA_ANALYSIS_QUEUE`, default 64).
-    pub queue: i64,
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config {
-            plies: 2,
-            threads: 1,
-            queue: 64,
-        }
-    }
-}
-
-impl Config {
-    /// The defaults, changed by the environment where it names valid values.
-    pub fn from_env() -> Config {
-        let get = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<i64>().ok());
-        let d = Config::default();
-        Config {
-            plies: get("TABULA_ANALYSIS_PLIES")
-                .filter(|p| (0..=3).contains(p))
-                .map_or(d.plies, |p| p as u32),
-            threads: get("TABULA_ANALYSIS_THREADS")
-                .filter(|t| (0..=64).contains(t))
-                .map_or(d.threads, |t| t as usize),
-            queue: get("TABULA_ANALYSIS_QUEUE")
-                .filter(|q| *q >= 1)
-                .unwrap_or(d.queue),
-        }
-    }
-}
+/// How the analysis runs on this instance ([`crate::config`]).
+pub use crate::config::AnalysisSettings as Config;
 
 /// One analysed decision with the log entry that made it.
 #[derive(Debug, Serialize)]

@@ -237,7 +237,7 @@ pub async fn hint(
             "it is not your decision now",
         ));
     }
-    let _permit = super::study::permit(&state.hints, "hints").await?;
+    let _permit = super::permit(&state.hints, "hints").await?;
     let session = session.clone();
     let plies = state.analysis.plies;
     let found = tokio::task::spawn_blocking(move || {

@@ -186,14 +186,50 @@ fn check_seed(seed: Option<String>) -> Result<Option<String>, ApiError> {
     }
 }
 
-/// Create a game.
+/// The request header that makes a create idempotent.
+pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+
+/// The longest idempotency key, in characters.
+pub const MAX_IDEMPOTENCY_KEY: usize = 64;
+
+/// The create's idempotency key: absent, or 1 to [`MAX_IDEMPOTENCY_KEY`] visible ASCII
+/// characters (400 `bad_request` otherwise).
+fn idempotency_key(headers: &axum::http::HeaderMap) -> Result<Option<String>, ApiError> {
+    let mut values = headers.get_all(IDEMPOTENCY_KEY).iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    let bytes = value.as_bytes();
+    if values.next().is_some()
+        || bytes.is_empty()
+        || bytes.len() > MAX_IDEMPOTENCY_KEY
+        || !bytes.iter().all(|b| (0x21..=0x7e).contains(b))
+    {
+        return Err(ApiError::bad_request(format!(
+            "an Idempotency-Key is one header of 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters"
+        )));
+    }
+    Ok(Some(String::from_utf8_lossy(bytes).into_owned()))
+}
+
+/// Create a game. With an `Idempotency-Key` header, a create sent again with the same key
+/// by the same player answers the game the first one made (200, the same id) and makes none.
 #[utoipa::path(post, path = "/api/games", request_body = CreateGame,
+    params(("Idempotency-Key" = Option<String>, Header,
+        description = "1 to 64 visible ASCII characters: the same key from the same player answers the game its first create made")),
     responses((status = 200, body = GameView), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
     Auth(me): Auth,
+    headers: axum::http::HeaderMap,
     Json(req): Json<CreateGame>,
 ) -> Result<Json<GameView>, ApiError> {
+    let key = idempotency_key(&headers)?;
+    if let Some(key) = &key {
+        if let Some(id) = state.db.game_of_key(&me.id, key).await? {
+            return created_before(&state, &id, &me.id).await;
+        }
+    }
     Table::new(&req.options)
         .map_err(|e| ApiError::new(axum::http::StatusCode::BAD_REQUEST, "bad_options", e))?;
     if let Some(clock) = &req.clock {
@@ -278,11 +314,26 @@ pub async fn create(
             kind: "bot".into(),
         });
     }
-    state.db.insert_game(&row).await?;
+    match &key {
+        None => state.db.insert_game(&row).await?,
+        Some(key) => match state.db.insert_game_with_key(&row, &me.id, key).await? {
+            crate::db::Created::New => {}
+            crate::db::Created::Earlier(id) => {
+                return created_before(&state, &id, &me.id).await;
+            }
+        },
+    }
     state.hub.lobby_changed();
     let game = crate::service::new_game(row.clone(), players)?;
-    crate::bots::drive(state.clone(), row.id.clone());
+    state.committed(&row.id);
     Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
+}
+
+/// The answer to a create repeated with its idempotency key: the game the first made, as
+/// it is now, seen by its creator.
+async fn created_before(state: &AppState, id: &str, me: &str) -> Result<Json<GameView>, ApiError> {
+    let game = state.load(id).await?;
+    Ok(Json(game_view(state, &game, Some(me), false).await?))
 }
 
 /// Take the empty seat of a game (by invitation code, or from the lobby).
@@ -328,7 +379,6 @@ pub async fn join(
             })
         })
         .await?;
-    crate::bots::drive(state.clone(), id);
     Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
 }
 
@@ -384,7 +434,6 @@ pub async fn act(
             }
         })
         .await?;
-    crate::bots::drive(state.clone(), id);
     Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
 }
 
@@ -452,6 +501,5 @@ pub async fn roll(
             Ok(Change::Roll(Some(color), req.nonce.clone(), dice))
         })
         .await?;
-    crate::bots::drive(state.clone(), id);
     Ok(Json(game_view(&state, &game, Some(&me.id), false).await?))
 }

@@ -222,6 +222,25 @@ pub async fn player_games(
     Ok(crate::error::Json(summaries(&state, &rows).await?))
 }
 
+/// Waits up to a second for one of `semaphore`'s permits, else 503 `busy`.
+pub(crate) async fn permit<'a>(
+    semaphore: &'a tokio::sync::Semaphore,
+    what: &str,
+) -> Result<tokio::sync::SemaphorePermit<'a>, ApiError> {
+    tokio::time::timeout(std::time::Duration::from_secs(1), semaphore.acquire())
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| {
+            ApiError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                format!("too many {what} are being worked out; try again"),
+            )
+            .retry_after(1)
+        })
+}
+
 /// Liveness: the process answers (`ok`), whatever the database does. Readiness is
 /// `/readyz`.
 #[utoipa::path(get, path = "/healthz", responses((status = 200, body = String)))]
@@ -233,6 +252,6 @@ pub async fn health() -> &'static str {
 /// `storage_unavailable` otherwise, within a second (docs/operations.md).
 #[utoipa::path(get, path = "/readyz", responses((status = 200, body = String), (status = 503, body = crate::error::ErrorBody)))]
 pub async fn ready(State(state): State<AppState>) -> Result<&'static str, ApiError> {
-    state.readiness.check(&state.db).await?;
+    state.readiness.check(&state.db.pool).await?;
     Ok("ready")
 }

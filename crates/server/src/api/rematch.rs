@@ -141,7 +141,7 @@ pub async fn offer(
     };
     state.db.insert_game(&next).await?;
     state.hub.lobby_changed();
-    crate::bots::drive(state.clone(), new_id.clone());
+    state.committed(&new_id);
     let view = RematchView {
         offered_by: row.rematch_offer.clone().or(Some(color_name(color).into())),
         game: Some(new_id),

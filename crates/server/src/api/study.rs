@@ -23,7 +23,6 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::time::Duration;
 use tabula_ai::backgammon::cube::CubeState;
 use tabula_ai::backgammon::NeuralEvaluator;
 use tabula_ai::study::cube::CubeAnalysis;
@@ -159,25 +158,6 @@ fn setup(position: &str, dice: Option<&str>) -> Result<Backgammon, ApiError> {
     .map_err(ApiError::internal)
 }
 
-/// Waits up to a second for one of `semaphore`'s permits, else 503 `busy`.
-pub(super) async fn permit<'a>(
-    semaphore: &'a tokio::sync::Semaphore,
-    what: &str,
-) -> Result<tokio::sync::SemaphorePermit<'a>, ApiError> {
-    tokio::time::timeout(Duration::from_secs(1), semaphore.acquire())
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "busy",
-                format!("too many {what} are being worked out; try again"),
-            )
-            .retry_after(1)
-        })
-}
-
 /// Evaluates a pasted position: its board, the chances of the player on roll, and the hint.
 #[utoipa::path(post, path = "/api/study/evaluate", request_body = EvaluateRequest,
     responses((status = 200, body = EvaluateView),
@@ -188,7 +168,7 @@ pub async fn evaluate(
     Json(req): Json<EvaluateRequest>,
 ) -> Result<Json<EvaluateView>, ApiError> {
     let session = setup(&req.position, req.dice.as_deref())?;
-    let _permit = permit(&state.hints, "evaluations").await?;
+    let _permit = super::permit(&state.hints, "evaluations").await?;
     let plies = state.analysis.plies;
     let view = tokio::task::spawn_blocking(move || evaluate_now(&session, plies))
         .await

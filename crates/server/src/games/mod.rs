@@ -1,23 +1,21 @@
 //! The four games as the server drives them: created from JSON options, actions read and
 //! written as text (the notation of each game), a JSON view of the state for clients, and
-//! the bots. Everything goes through [`tabula_core::Game`]; this module only adds the text
-//! and JSON each game needs on the wire.
+//! the bots. Each game's face ([`tabula_games::Face`], one folder per game in
+//! `crates/games`) gives the text, the JSON and the bots; this module adds the JSON options,
+//! the wire's end-of-game shapes and one type, [`Table`], over the four.
 //!
 //! A game's log stores every action by its canonical text (the text [`Table::legal`] lists),
 //! so that replaying the log through [`Table::apply_text`] rebuilds the state exactly.
 
-mod backgammon;
-mod grasshopper;
-mod halma;
-mod never_finishing;
 mod time_out;
 
-pub(crate) use backgammon::board_json;
+pub(crate) use tabula_games::backgammon::board_json;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use tabula_ai::{Bot, Level};
+use tabula_ai::Level;
 use tabula_core::{ByColor, Color, DiceRoll, Game, GameId, Outcome, SessionEnd, Status};
+use tabula_games::{backgammon, grasshopper, halma, never_finishing, Face, Finished};
 use utoipa::ToSchema;
 
 /// The options of a new game, one shape per game. Every field has a default.
@@ -167,41 +165,6 @@ impl GameOptions {
     }
 }
 
-/// What a game on the wire must add to the rules engine.
-trait Adapter: Game + Send + Sync + 'static {
-    /// Every legal action of the deciding player, with its canonical text.
-    fn legal(&self) -> Vec<(String, Self::Action)>;
-    /// The action `text` names, or why it names none (malformed or illegal, in words).
-    fn parse(&self, text: &str) -> Result<Self::Action, String>;
-    /// The state for clients.
-    fn view(&self) -> Value;
-    /// The game's own notation of the current position.
-    fn notation(&self) -> String;
-    /// A bot of `level`, seeded.
-    fn bot(level: Level, seed: u64) -> Box<dyn Bot<Self> + Send>;
-    /// The games of a match or session that have ended so far, in order (backgammon and
-    /// Never-Finishing; the other games are single games and list none).
-    fn finished(&self) -> Vec<Finished> {
-        Vec::new()
-    }
-    /// How many games of the match or session have ended (cheaper than [`Self::finished`]).
-    fn games_over(&self) -> usize {
-        0
-    }
-}
-
-/// One finished game of a backgammon or Never-Finishing match or session.
-struct Finished {
-    /// The game's number in the session, from 1.
-    number: u32,
-    /// Its result and the rule that ended it.
-    outcome: Outcome,
-    /// The score after it.
-    score: ByColor<u32>,
-    /// Its final board as White sees it, in the view's `board` shape.
-    board: Value,
-}
-
 /// How a game ended, as views give it (`view.result`, and each entry of `view.games`): the
 /// winner, the points, a stable code and a sentence naming the players.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -300,6 +263,7 @@ impl Table {
                 halma::new(size, evacuation).map(Table::Halma)
             }
         }
+        .map_err(|e| e.to_string())
     }
 
     /// Where the game stands.
@@ -309,7 +273,10 @@ impl Table {
 
     /// Whether the game uses dice.
     pub fn has_dice(&self) -> bool {
-        matches!(self, Table::Backgammon(_) | Table::NeverFinishing(_))
+        fn dice<F: Face>(_: &F) -> bool {
+            F::DICE
+        }
+        each!(self, g => dice(g))
     }
 
     /// The canonical texts of the legal actions of the deciding player.
@@ -320,7 +287,7 @@ impl Table {
     /// Applies the action `text` names and returns its canonical text; a refusal (with the
     /// reason) changes nothing.
     pub fn apply_text(&mut self, text: &str) -> Result<String, String> {
-        each!(self, g => apply_text(g, text))
+        each!(self, g => tabula_games::apply_text(g, text)).map_err(|e| e.to_string())
     }
 
     /// The backgammon decision the action `text` makes now, as the analysis reads it: the
@@ -333,7 +300,8 @@ impl Table {
         let Status::Decide { player, .. } = bg.status() else {
             return None;
         };
-        let (_, action) = bg.legal().into_iter().find(|(t, _)| t == text.trim())?;
+        let action = bg.parse(text.trim()).ok()?;
+        bg.legal_actions().contains(&action).then_some(())?;
         Some((bg.clone(), player, action, bg.game().dice()))
     }
 
@@ -412,43 +380,8 @@ impl Table {
     /// The action a bot of `level` (seeded with `seed`) chooses now, as canonical text;
     /// `None` when no decision is due.
     pub fn bot_action(&self, level: Level, seed: u64) -> Option<String> {
-        each!(self, g => bot_text(g, level, seed))
+        each!(self, g => tabula_games::bot_text(g, level, seed))
     }
-}
-
-fn apply_text<A: Adapter>(game: &mut A, text: &str) -> Result<String, String> {
-    if !matches!(game.status(), Status::Decide { .. }) {
-        return Err(match game.status() {
-            Status::Over(_) => "the game is over".to_string(),
-            _ => "the dice must be rolled first".to_string(),
-        });
-    }
-    let text = text.trim();
-    let legal = game.legal();
-    let found = legal.iter().find(|(t, _)| t == text).cloned();
-    let (canonical, action) = match found {
-        Some(pair) => pair,
-        None => {
-            let action = game.parse(text)?;
-            legal
-                .into_iter()
-                .find(|(_, a)| *a == action)
-                .ok_or_else(|| format!("{text:?} is not legal now"))?
-        }
-    };
-    game.apply(&action).map_err(|e| e.to_string())?;
-    Ok(canonical)
-}
-
-fn bot_text<A: Adapter>(game: &A, level: Level, seed: u64) -> Option<String> {
-    if !matches!(game.status(), Status::Decide { .. }) {
-        return None;
-    }
-    let action = A::bot(level, seed).choose(game)?;
-    game.legal()
-        .into_iter()
-        .find(|(_, a)| *a == action)
-        .map(|(t, _)| t)
 }
 
 #[cfg(test)]

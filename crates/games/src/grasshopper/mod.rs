@@ -1,18 +1,18 @@
-//! Grasshopper on the wire: actions in the game's move notation as `tabula moves grasshopper`
-//! lists them (`in 3`, `3-9`, `pass`, ...); the quadrant labels (`A3`, `B2-C2`) are accepted
-//! on input.
+//! Grasshopper's face: actions in the game's move notation as `tabula moves grasshopper`
+//! lists them (`in 3`, `3-9`, `pass`, ...), the quadrant labels (`A3`, `B2-C2`) accepted on
+//! input; the view lists the 24 points, the hands and the scores.
 
-use super::Adapter;
+use crate::error::{ActionError, OptionsError};
+use crate::face::Face;
 use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};
-use tabula_core::{Color, Game};
+use tabula_core::Color;
 use tabula_grasshopper::notation::format_position;
 use tabula_grasshopper::{Action, Cell, Checkers, Grasshopper, Point};
 
-pub(super) fn new(checkers: u32) -> Result<Grasshopper, String> {
-    Checkers::new(checkers)
-        .map(Grasshopper::new)
-        .map_err(|e| e.to_string())
+/// A Grasshopper game with `checkers` checkers each.
+pub fn new(checkers: u32) -> Result<Grasshopper, OptionsError> {
+    Ok(Grasshopper::new(Checkers::new(checkers)?))
 }
 
 fn cell_json(cell: Cell) -> Value {
@@ -23,16 +23,15 @@ fn cell_json(cell: Cell) -> Value {
     }
 }
 
-impl Adapter for Grasshopper {
-    fn legal(&self) -> Vec<(String, Action)> {
-        self.legal_actions()
-            .into_iter()
-            .map(|a| (a.to_string(), a))
-            .collect()
+impl Face for Grasshopper {
+    const DICE: bool = false;
+
+    fn text(&self, action: &Action) -> String {
+        action.to_string()
     }
 
-    fn parse(&self, text: &str) -> Result<Action, String> {
-        self.position().parse_move(text).map_err(|e| e.to_string())
+    fn parse(&self, text: &str) -> Result<Action, ActionError> {
+        Ok(self.position().parse_move(text)?)
     }
 
     fn view(&self) -> Value {

@@ -1,43 +1,45 @@
-//! Grasshopper (Halma) on the wire: moves written with their full path, `a1:c3` for a step
-//! or one jump and `c3:e5:e7` for a chain of jumps (the halma crate's notation, which also
-//! reads `c3-e7` when the path is unambiguous), `pass`, `offer-draw`, `accept-draw`.
+//! Grasshopper (Halma)'s face: moves written with their full path, `a1:c3` for a step or
+//! one jump and `c3:e5:e7` for a chain of jumps (the halma crate's notation, which also
+//! reads `c3-e7` when the path is unambiguous), `pass`, `offer-draw`, `accept-draw`; the
+//! view lists each side's squares.
 
-use super::Adapter;
+use crate::error::{ActionError, OptionsError};
+use crate::face::Face;
 use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};
-use tabula_core::{Color, Game};
+use tabula_core::Color;
 use tabula_halma::notation::{format_move, PathStyle};
 use tabula_halma::{Action, BoardSize, HalmaGrasshopper, HalmaOptions};
 
-fn board_size(size: u32) -> Result<BoardSize, String> {
-    size.to_string()
-        .parse()
-        .map_err(|e: tabula_halma::BadSize| e.to_string())
+fn board_size(size: u32) -> Result<BoardSize, OptionsError> {
+    Ok(size.to_string().parse::<BoardSize>()?)
 }
 
 /// The board's default evacuation deadline (`None` for a size the game refuses anyway).
-pub(super) fn default_evacuation(size: u32) -> Option<u32> {
+pub fn default_evacuation(size: u32) -> Option<u32> {
     board_size(size).ok().map(BoardSize::default_evacuation)
 }
 
-/// The evacuation deadlines the server accepts on a board: 0 (off), or from the number of
-/// pieces (fewer moves cannot empty the camp, so the first player would always lose) to half
-/// the ply limit (each side's moves before the game is drawn).
+/// The evacuation deadlines accepted on a board: 0 (off), or from the number of pieces
+/// (fewer moves cannot empty the camp, so the first player would always lose) to half the
+/// ply limit (each side's moves before the game is drawn).
 fn evacuation_range(size: BoardSize) -> std::ops::RangeInclusive<u32> {
     size.pieces()..=size.default_ply_limit() / 2
 }
 
-pub(super) fn new(size: u32, evacuation: Option<u32>) -> Result<HalmaGrasshopper, String> {
+/// A Grasshopper (Halma) game on the `size`x`size` board with this evacuation deadline
+/// (`None`: the board's default).
+pub fn new(size: u32, evacuation: Option<u32>) -> Result<HalmaGrasshopper, OptionsError> {
     let size = board_size(size)?;
     if let Some(n) = evacuation {
         let range = evacuation_range(size);
         if n != 0 && !range.contains(&n) {
-            let side = size.side();
-            return Err(format!(
-                "the evacuation deadline on {side}x{side} is 0 (off) or {} to {} moves, not {n}",
-                range.start(),
-                range.end()
-            ));
+            return Err(OptionsError::Evacuation {
+                side: size.side().into(),
+                min: *range.start(),
+                max: *range.end(),
+                given: n,
+            });
         }
     }
     let options = HalmaOptions {
@@ -50,23 +52,18 @@ pub(super) fn new(size: u32, evacuation: Option<u32>) -> Result<HalmaGrasshopper
     ))
 }
 
-impl Adapter for HalmaGrasshopper {
-    fn legal(&self) -> Vec<(String, Action)> {
-        let before = self.position();
-        self.legal_actions()
-            .into_iter()
-            .map(|a| {
-                let text = match a {
-                    Action::Move(mv) => format_move(before, mv, PathStyle::Path),
-                    other => other.to_string(),
-                };
-                (text, a)
-            })
-            .collect()
+impl Face for HalmaGrasshopper {
+    const DICE: bool = false;
+
+    fn text(&self, action: &Action) -> String {
+        match action {
+            Action::Move(mv) => format_move(self.position(), *mv, PathStyle::Path),
+            other => other.to_string(),
+        }
     }
 
-    fn parse(&self, text: &str) -> Result<Action, String> {
-        Action::parse(self.position(), text).map_err(|e| e.to_string())
+    fn parse(&self, text: &str) -> Result<Action, ActionError> {
+        Ok(Action::parse(self.position(), text)?)
     }
 
     fn view(&self) -> Value {

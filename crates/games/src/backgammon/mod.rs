@@ -1,25 +1,32 @@
-//! Backgammon on the wire: actions are `roll`, `double`, `take`, `drop`, `beaver`,
+//! Backgammon's face: actions are `roll`, `double`, `take`, `drop`, `beaver`,
 //! `resign single|gammon|backgammon`, `accept`, `reject`, or a move in gnubg's notation
-//! (`8/3 6/3`).
+//! (`8/3 6/3`); the view draws the board as White sees it, with the cube and the score.
 
-use super::{Adapter, Finished};
+mod board;
+
+pub use board::{board_json, score_json, white_view};
+pub(crate) use board::{finished, Logged};
+
+use crate::error::{ActionError, OptionsError};
+use crate::face::{Face, Finished};
 use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};
-use tabula_core::{ByColor, Color, Game};
-use tabula_tables::backgammon::{Action, Backgammon, Event, Mode, Options};
+use tabula_core::{Color, Game};
+use tabula_tables::backgammon::{Action, Backgammon, Event, Mode, Options, ResignLevel};
 use tabula_tables::notation::move_text::{format_play, match_play};
 use tabula_tables::Position;
 
-pub(super) fn new(
+/// A backgammon match to `match_length` points, or (no length) one money game.
+pub fn new(
     match_length: Option<u32>,
     crawford: bool,
     beavers: bool,
     jacoby: bool,
     automatic_doubles: u8,
-) -> Result<Backgammon, String> {
+) -> Result<Backgammon, OptionsError> {
     let options = match match_length {
         Some(length) => {
-            let mut options = Options::match_to(length).map_err(|e| e.to_string())?;
+            let mut options = Options::match_to(length)?;
             options.mode = Mode::Match {
                 length: length as u8,
                 crawford,
@@ -36,39 +43,50 @@ pub(super) fn new(
             bar_quadruple: false,
         },
     };
-    options.validate().map_err(|e| e.to_string())?;
-    Backgammon::new(options).map_err(|e| e.to_string())
+    options.validate()?;
+    Ok(Backgammon::new(options)?)
 }
 
-/// The board as White sees it, as the clients draw it: `points[i]` is White's point `i + 1`,
-/// positive for White's checkers and negative for Black's.
-pub(crate) fn board_json(white_view: &Position) -> Value {
-    let pips = white_view.pips();
-    let trapped: Vec<usize> = (1..=24).filter(|&i| white_view.is_trapped(i)).collect();
-    json!({
-        "points": &pips[1..=24],
-        "bar": {"white": pips[25], "black": -pips[0]},
-        "off": {"white": white_view.mover_off(), "black": white_view.opponent_off()},
-        "pips": {"white": white_view.mover_pips(), "black": white_view.opponent_pips()},
-        "trapped": trapped,
+/// The action a word names (every action but a move), if any.
+fn word(text: &str) -> Option<Action> {
+    Some(match text {
+        "roll" => Action::Roll,
+        "double" => Action::Double,
+        "take" => Action::Take,
+        "drop" => Action::Drop,
+        "beaver" => Action::Beaver,
+        "resign single" => Action::Resign(ResignLevel::Single),
+        "resign gammon" => Action::Resign(ResignLevel::Gammon),
+        "resign backgammon" => Action::Resign(ResignLevel::Backgammon),
+        "accept" => Action::AcceptResignation,
+        "reject" => Action::RejectResignation,
+        _ => return None,
     })
 }
 
-pub(super) fn score_json(score: ByColor<u32>) -> Value {
-    json!({"white": score.white, "black": score.black})
-}
+impl Face for Backgammon {
+    const DICE: bool = true;
 
-/// The board as White sees it after `player` played to `after` (the board from the mover's
-/// side, as a move action holds it).
-pub(super) fn white_view(player: Color, after: Position) -> Position {
-    match player {
-        Color::White => after,
-        Color::Black => after.flip(),
+    fn text(&self, action: &Action) -> String {
+        match *action {
+            Action::Move(after) => {
+                let game = self.game();
+                game.dice()
+                    .and_then(|dice| {
+                        game.board()
+                            .legal_plays(dice)
+                            .into_iter()
+                            .find(|(_, p)| *p == after)
+                    })
+                    .map(|(play, _)| format_play(&play))
+                    .unwrap_or_else(|| action.to_string())
+            }
+            other => other.to_string(),
+        }
     }
-}
 
-impl Adapter for Backgammon {
     fn legal(&self) -> Vec<(String, Action)> {
+        // One move generation for all the moves' texts.
         let game = self.game();
         let plays = game
             .dice()
@@ -90,14 +108,15 @@ impl Adapter for Backgammon {
             .collect()
     }
 
-    fn parse(&self, text: &str) -> Result<Action, String> {
+    fn parse(&self, text: &str) -> Result<Action, ActionError> {
+        if let Some(action) = word(text).filter(|a| self.legal_actions().contains(a)) {
+            return Ok(action);
+        }
         let game = self.game();
         let Some(dice) = game.dice() else {
-            return Err(format!("{text:?} is not an action now"));
+            return Err(ActionError::NotNow(text.to_string()));
         };
-        match_play(&game.board(), dice, text)
-            .map(|(_, after)| Action::Move(after))
-            .map_err(|e| format!("illegal move: {e}"))
+        Ok(Action::Move(match_play(&game.board(), dice, text)?.1))
     }
 
     fn view(&self) -> Value {
@@ -128,31 +147,20 @@ impl Adapter for Backgammon {
     }
 
     fn finished(&self) -> Vec<Finished> {
-        // The session's log: each game's last board is the last move played in it (a game
-        // dropped or resigned before any move ends on the starting position).
-        let mut out = Vec::new();
-        let mut score = ByColor::default();
-        let (mut number, mut board) = (0, Position::START);
-        for event in self.events() {
-            match *event {
-                Event::GameStart { number: n, .. } => (number, board) = (n, Position::START),
-                Event::Acted {
-                    player,
-                    action: Action::Move(after),
-                } => board = white_view(player, after),
-                Event::GameOver(result) => {
-                    score[result.winner] += result.points;
-                    out.push(Finished {
-                        number,
-                        outcome: result.outcome(),
-                        score,
-                        board: board_json(&board),
-                    });
-                }
-                _ => {}
-            }
-        }
-        out
+        let log = self.events().iter().filter_map(|event| match *event {
+            Event::GameStart { number, .. } => Some(Logged::Start(number)),
+            Event::Acted {
+                player,
+                action: Action::Move(after),
+            } => Some(Logged::Moved(player, after)),
+            Event::GameOver(result) => Some(Logged::Over(
+                result.outcome(),
+                Some(result.winner),
+                result.points,
+            )),
+            _ => None,
+        });
+        board::finished(Position::START, log)
     }
 
     fn games_over(&self) -> usize {

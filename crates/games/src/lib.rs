@@ -1,0 +1,24 @@
+//! The face of every game, written once beside its rules: what the front ends (the CLI, the
+//! server, the fuzzing harness) need of a game that the rules crates do not give, because it
+//! is text, JSON, a command-line option or a bot.
+//!
+//! - [`GameArgs`]: the game and its options on the command line, declared once for every
+//!   command that takes them.
+//! - [`Face`]: a game's actions in canonical text (read to their typed value, written for the
+//!   one action applied), its JSON view, its notation and its bots; one folder per game
+//!   ([`backgammon`], [`never_finishing`], [`grasshopper`], [`halma`]) implements it and
+//!   makes the game from its options.
+//! - [`OptionsError`] and [`ActionError`]: why options or action text are refused.
+#![deny(missing_docs)]
+
+mod args;
+pub mod backgammon;
+mod error;
+mod face;
+pub mod grasshopper;
+pub mod halma;
+pub mod never_finishing;
+
+pub use args::{GameArgs, GameIdParser};
+pub use error::{ActionError, OptionsError};
+pub use face::{apply_text, bot_text, Face, Finished};
