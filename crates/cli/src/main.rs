@@ -21,6 +21,7 @@ mod solve;
 mod solve_tables;
 mod study;
 mod study_nf;
+mod study_shared;
 mod thousands;
 mod verify;
 

@@ -7,11 +7,10 @@
 use crate::board::CubeView;
 use crate::error::bad_input;
 use crate::input::{capitalized, Setup};
-use crate::study::{
-    cube_decision, cube_state, finished, percent, write_cube, ChancesJson, CubeJson,
-};
+use crate::study::{cube_decision, cube_state, finished, write_cube, CubeJson};
+pub use crate::study_shared::RolloutArgs;
+use crate::study_shared::{equity_line, percent, progress_bar, ChancesJson};
 use anyhow::Result;
-use clap::Args;
 use serde::Serialize;
 use std::io::Write;
 use std::time::Instant;
@@ -22,40 +21,6 @@ use tabula_ai::study::cube::{CubeAnalysis, Unit};
 use tabula_ai::study::cubeful_rollout::{self, CubefulResult};
 use tabula_ai::study::rollout::{rollout, RolloutConfig, RolloutResult};
 use tabula_tables::MoveGen;
-
-/// The options of `tabula rollout`.
-#[derive(Debug, Args)]
-pub struct RolloutArgs {
-    /// The game: backgammon (default) or never-finishing (tables notation, no cube).
-    #[arg(long, default_value = "backgammon", value_parser = ["backgammon", "never-finishing"])]
-    pub game: String,
-    /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start` (the player on roll is
-    /// to roll).
-    #[arg(allow_hyphen_values = true)]
-    pub position: String,
-    /// Games to play out (default 1296: every pair of first rolls once).
-    #[arg(long, default_value_t = 1296)]
-    pub trials: u32,
-    /// Stop each game after this many plays and take the nets' judgement there.
-    #[arg(long)]
-    pub truncate: Option<u32>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// The seed of the dice.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Play the games without subtracting the luck of the rolls (plainer, noisier).
-    #[arg(long)]
-    pub no_variance_reduction: bool,
-    /// Play with the cube: both players double, take and drop by the nets, and the rollout
-    /// values no double and double/take (on the same dice) instead of the cubeless chances.
-    #[arg(long)]
-    pub cubeful: bool,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
 
 /// `tabula rollout`.
 pub fn rollout_command(out: &mut dyn Write, args: &RolloutArgs) -> Result<()> {
@@ -221,28 +186,6 @@ pub(crate) fn settings(config: &RolloutConfig, to_the_end: &str) -> String {
             "no variance reduction"
         }
     )
-}
-
-/// `equity +0.123 ± 0.004 (standard error); with 95 % confidence between ...`.
-pub(crate) fn equity_line(r: &RolloutResult) -> String {
-    format!(
-        "equity {:+.3} ± {:.3} (standard error); with 95 % confidence between {:+.3} and {:+.3}",
-        r.equity,
-        r.equity_std_err,
-        r.equity - r.equity_ci95(),
-        r.equity + r.equity_ci95()
-    )
-}
-
-pub(crate) fn progress_bar(len: u64) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} trials, {elapsed} elapsed, about {eta} left",
-        )
-        .expect("a valid template"),
-    );
-    bar
 }
 
 /// A cubeful value and its standard error, as JSON shows them.

@@ -10,8 +10,9 @@
 use crate::board::CubeView;
 use crate::error::bad_input;
 use crate::input::{capitalized, parse_dice, Notation, Setup};
+use crate::study_shared::{shown_of, write_chances, write_not_shown, ChancesJson};
+pub use crate::study_shared::{EvalArgs, HintArgs};
 use anyhow::Result;
-use clap::Args;
 use serde::Serialize;
 use std::io::Write;
 use tabula_ai::backgammon::cube::{CubeState, Stakes};
@@ -25,71 +26,6 @@ use tabula_tables::{MoveGen, Position};
 
 /// The deepest search the commands allow (3-ply takes seconds per play).
 const MAX_PLIES: u32 = 3;
-
-/// The options of `tabula eval`.
-#[derive(Debug, Args)]
-pub struct EvalArgs {
-    /// The game: backgammon (default) or never-finishing (tables notation, no cube).
-    #[arg(long, default_value = "backgammon", value_parser = ["backgammon", "never-finishing"])]
-    pub game: String,
-    /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`.
-    #[arg(allow_hyphen_values = true)]
-    pub position: String,
-    /// Look this many rolls ahead (0 to 3; default 2).
-    #[arg(long, default_value_t = 2)]
-    pub plies: u32,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// The options of `tabula hint`.
-#[derive(Debug, Args)]
-pub struct HintArgs {
-    /// The game: backgammon (default) or never-finishing (tables notation, no cube).
-    #[arg(long, default_value = "backgammon", value_parser = ["backgammon", "never-finishing"])]
-    pub game: String,
-    /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`.
-    #[arg(allow_hyphen_values = true)]
-    pub position: String,
-    /// The dice, e.g. 6-5 (default: the position's own dice; without dice the hint is the
-    /// cube decision).
-    #[arg(long)]
-    pub dice: Option<String>,
-    /// Rank the plays this many rolls deep (0 to 3; default 2).
-    #[arg(long, default_value_t = 2)]
-    pub plies: u32,
-    /// Show at most this many plays (default 10; 0: all).
-    #[arg(long, default_value_t = 10)]
-    pub top: usize,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// The five chances as JSON and text show them.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub(crate) struct ChancesJson {
-    pub(crate) win: f32,
-    win_gammon: f32,
-    win_backgammon: f32,
-    lose_gammon: f32,
-    lose_backgammon: f32,
-    cubeless_equity: f32,
-}
-
-impl From<&Probabilities> for ChancesJson {
-    fn from(p: &Probabilities) -> ChancesJson {
-        ChancesJson {
-            win: p.win,
-            win_gammon: p.win_gammon,
-            win_backgammon: p.win_backgammon,
-            lose_gammon: p.lose_gammon,
-            lose_backgammon: p.lose_backgammon,
-            cubeless_equity: p.equity(),
-        }
-    }
-}
 
 /// A cube decision as JSON shows it.
 #[derive(Debug, Clone, Serialize)]
@@ -226,46 +162,6 @@ fn describe_stakes(state: &CubeState, setup: &Setup) -> String {
         ),
         _ => cube,
     }
-}
-
-/// How many of `total` ranked plays a hint lists for `--top` (0: all).
-pub(crate) fn shown_of(top: usize, total: usize) -> usize {
-    if top == 0 {
-        total
-    } else {
-        top.min(total)
-    }
-}
-
-/// The line that says how many ranked plays were left out, if any.
-pub(crate) fn write_not_shown(out: &mut dyn Write, shown: usize, total: usize) -> Result<()> {
-    if shown < total {
-        writeln!(
-            out,
-            "({} more plays not shown; --top 0 shows all)",
-            total - shown
-        )?;
-    }
-    Ok(())
-}
-
-pub(crate) fn percent(x: f32) -> String {
-    format!("{:5.1} %", 100.0 * x)
-}
-
-pub(crate) fn write_chances(out: &mut dyn Write, p: &Probabilities) -> Result<()> {
-    writeln!(
-        out,
-        "Win {}  (gammon {}, backgammon {})   Lose {}  (gammon {}, backgammon {})",
-        percent(p.win),
-        percent(p.win_gammon),
-        percent(p.win_backgammon),
-        percent(1.0 - p.win),
-        percent(p.lose_gammon),
-        percent(p.lose_backgammon)
-    )?;
-    writeln!(out, "Cubeless equity {:+.3}", p.equity())?;
-    Ok(())
 }
 
 pub(crate) fn write_cube(out: &mut dyn Write, a: &CubeAnalysis) -> Result<()> {

@@ -7,8 +7,10 @@
 
 use crate::error::bad_input;
 use crate::input::{capitalized, nf_position, parse_dice};
-use crate::rollout::RolloutArgs;
-use crate::study::{percent, shown_of, write_not_shown, ChancesJson, EvalArgs, HintArgs};
+use crate::study_shared::{
+    equity_line, percent, progress_bar, shown_of, write_chances, write_not_shown, ChancesJson,
+    EvalArgs, HintArgs, RolloutArgs,
+};
 use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
@@ -67,7 +69,7 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
         capitalized(pos.to_move),
         args.plies
     )?;
-    crate::study::write_chances(out, &p)?;
+    write_chances(out, &p)?;
     writeln!(out, "(the game has no cube)")?;
     Ok(())
 }
@@ -174,7 +176,7 @@ pub fn rollout_nf(out: &mut dyn Write, args: &RolloutArgs, pool: &rayon::ThreadP
         seed: args.seed,
         variance_reduction: !args.no_variance_reduction,
     };
-    let bar = crate::rollout::progress_bar(u64::from(args.trials));
+    let bar = progress_bar(u64::from(args.trials));
     let start = std::time::Instant::now();
     let r = pool.install(|| {
         rollout(
@@ -226,6 +228,6 @@ pub fn rollout_nf(out: &mut dyn Write, args: &RolloutArgs, pool: &rayon::ThreadP
         percent(r.chances.lose_gammon),
         percent(r.chances.lose_backgammon)
     )?;
-    writeln!(out, "Rolled-out {}", crate::rollout::equity_line(&r))?;
+    writeln!(out, "Rolled-out {}", equity_line(&r))?;
     Ok(())
 }
