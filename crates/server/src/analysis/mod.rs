@@ -81,11 +81,7 @@ async fn announce(state: &AppState, game: &str, job_state: &str, done: usize, to
     match state.db.backend {
         Backend::Sqlite => state.hub.note(game, note),
         Backend::Postgres => {
-            if let Err(e) = sqlx::query("SELECT pg_notify('tabula_analyses', $1)")
-                .bind(note.to_string())
-                .execute(&state.db.pool)
-                .await
-            {
+            if let Err(e) = state.db.notify_analysis(&note.to_string()).await {
                 tracing::warn!(error = %e, "NOTIFY failed");
             }
         }
