@@ -1,0 +1,129 @@
+//! A game rebuilt from its stored log: the rows replayed through the rules engine
+//! ([`replay_event`]), the dice of each roll derived from the game's seeds ([`derive_roll`]),
+//! and the texts rolls and colours are stored as.
+
+use super::*;
+
+/// The name shown for an empty seat.
+pub(super) fn seat_name(color: Color) -> String {
+    match color {
+        Color::White => "White".into(),
+        Color::Black => "Black".into(),
+    }
+}
+
+/// A game just created (no log yet) with its seated `players`, built without the database.
+pub fn new_game(
+    row: GameRow,
+    players: ByColor<Option<crate::db::PlayerRow>>,
+) -> Result<Loaded, ApiError> {
+    replay(row, &[], players)
+}
+
+pub(super) fn replay(
+    row: GameRow,
+    events: &[EventRow],
+    players: ByColor<Option<crate::db::PlayerRow>>,
+) -> Result<Loaded, ApiError> {
+    let names = ByColor::new_with(|c| {
+        players[c]
+            .as_ref()
+            .map_or_else(|| seat_name(c), |p| p.label())
+    });
+    let table = Table::new(&row.game_options()?).map_err(ApiError::internal)?;
+    // A game with a join in its log had an empty seat until then; the others (against a
+    // bot) ran from their creation.
+    let seated = !events.iter().any(|e| e.kind == "join");
+    let mut clocks = Clocks::new(row.time_control()?);
+    if seated {
+        clocks.advance(Waiting::of(&table.status(), true), row.created_ms);
+    }
+    let mut game = Loaded {
+        row,
+        table,
+        rolls: 0,
+        plies: 0,
+        names,
+        players,
+        game_ends: Vec::new(),
+        clocks,
+        timed_out: None,
+        memo: Arc::default(),
+    };
+    let mut playing = seated;
+    for e in events {
+        replay_event(&mut game.table, e)?;
+        match e.kind.as_str() {
+            "roll" => game.rolls += 1,
+            "action" => game.plies += 1,
+            "join" => playing = true,
+            "timeout" => game.timed_out = Some(timeout_outcome(&game.table, e)?),
+            _ => {}
+        }
+        if game.table.games_over() > game.game_ends.len() {
+            game.game_ends.push(e.version);
+        }
+        let waiting = if game.timed_out.is_some() {
+            Waiting::Nobody
+        } else {
+            Waiting::of(&game.table.status(), playing)
+        };
+        game.clocks.advance(waiting, e.at_ms);
+    }
+    Ok(game)
+}
+
+/// Makes `view` (a [`Table::view`]) say that the game ended on time with `outcome`: its
+/// result and status, and no legal action.
+pub fn timed_out_view(view: &mut serde_json::Value, outcome: &Outcome, names: ByColor<&str>) {
+    let end = crate::games::GameEnd::new(outcome, names);
+    view["result"] = serde_json::json!(end);
+    view["status"] = serde_json::to_value(Status::Over(*outcome)).unwrap_or_default();
+    view["legal"] = serde_json::json!([]);
+}
+
+/// The result a `timeout` event gives on `table` (its actor is the player who ran out).
+pub fn timeout_outcome(table: &Table, e: &EventRow) -> Result<Outcome, ApiError> {
+    Ok(table.time_out(parse_color(e.actor.as_deref())?))
+}
+
+pub(super) fn parse_color(name: Option<&str>) -> Result<Color, ApiError> {
+    match name {
+        Some("white") => Ok(Color::White),
+        Some("black") => Ok(Color::Black),
+        _ => Err(ApiError::internal("a timeout without its colour")),
+    }
+}
+
+/// Replays one log entry on `table`: a roll, an action, or a join (a seat taken: the row
+/// records it, the rules see nothing).
+pub fn replay_event(table: &mut Table, e: &EventRow) -> Result<(), ApiError> {
+    match e.kind.as_str() {
+        "roll" => {
+            let roll = parse_dice(&e.payload).ok_or_else(|| ApiError::internal("bad roll"))?;
+            table.roll(roll).map_err(ApiError::internal)
+        }
+        "join" | "timeout" => Ok(()),
+        _ => table
+            .apply_text(&e.payload)
+            .map(drop)
+            .map_err(ApiError::internal),
+    }
+}
+
+/// `5-2` as a roll (first die first).
+pub fn parse_dice(text: &str) -> Option<DiceRoll> {
+    let (a, b) = text.split_once('-')?;
+    DiceRoll::new(a.parse().ok()?, b.parse().ok()?).ok()
+}
+
+/// A roll as stored.
+pub fn dice_text(roll: DiceRoll) -> String {
+    format!("{}-{}", roll.first.value(), roll.second.value())
+}
+
+/// The roll number `n` of `row`'s game for `nonce`.
+pub fn derive_roll(row: &GameRow, n: u64, nonce: &str) -> Result<DiceRoll, ApiError> {
+    let seed = ServerSeed::from_hex(&row.server_seed).map_err(ApiError::internal)?;
+    Ok(seed.roll(&row.client_seeds(), n, nonce))
+}
