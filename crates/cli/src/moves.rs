@@ -1,5 +1,9 @@
 //! `tabula moves`: every legal play of a position with given dice.
 //!
+//! Each game reads its position its own way and makes its entries (the dice-free games from
+//! their [`Face`]'s legal actions and canonical text); one [`Listing`] prints them for all
+//! four, as JSON or as a numbered list.
+//!
 //! One entry per distinct resulting position, in the move generator's order (deterministic,
 //! and gnubg's own order of generation is not meaningful either). Each result is written in
 //! the notation of the input, with the opponent on roll. Never-Finishing positions are read
@@ -23,8 +27,8 @@ use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
 use tabula_core::{ByColor, Color, Dice, EndReason, Game, GameId, Outcome, Status};
-use tabula_grasshopper::Position as GrasshopperPosition;
-use tabula_halma::notation::{format_move, PathStyle};
+use tabula_games::Face;
+use tabula_grasshopper::{Grasshopper, Position as GrasshopperPosition};
 use tabula_halma::{Action, HalmaGrasshopper, HalmaOptions, Position as HalmaPosition};
 use tabula_tables::notation::format_play;
 use tabula_tables::Position as TablesBoard;
@@ -180,6 +184,18 @@ pub fn halma_rules_text(game: &HalmaGrasshopper) -> String {
     }
 }
 
+/// The legal actions of a game (through its [`Face`]: each with its canonical text), each
+/// made an entry by `entry`; the actions it turns down (no move) are left out.
+fn face_entries<F: Face>(
+    game: &F,
+    entry: impl Fn(String, &F::Action) -> Option<MoveEntry>,
+) -> Vec<MoveEntry> {
+    game.legal()
+        .into_iter()
+        .filter_map(|(text, action)| entry(text, &action))
+        .collect()
+}
+
 /// The legal moves of a Grasshopper (Halma) position as the game from that position (with
 /// `options`) lists them: each move once, or the single `pass` when the side to move has
 /// none. A game already over (a winner, a loss by the evacuation rule, or the ply count at
@@ -192,58 +208,22 @@ pub fn halma_legal_moves(
     if let Status::Over(outcome) = game.status() {
         return (Some(outcome), Vec::new());
     }
-    let entries = game
-        .legal_actions()
-        .into_iter()
-        .filter_map(|action| match action {
-            Action::Move(mv) => Some(MoveEntry {
-                play: mv.to_string(),
-                position: before.play_unchecked(mv.from, mv.to).to_string(),
-                path: Some(format_move(&before, mv, PathStyle::Path)),
-            }),
-            Action::Pass => Some(MoveEntry {
-                play: "pass".to_string(),
-                position: before.pass_unchecked().to_string(),
-                path: Some("pass".to_string()),
-            }),
-            // Offering or accepting a draw is no move: it changes no position.
-            Action::OfferDraw | Action::AcceptDraw => None,
-        })
-        .collect();
+    // The canonical text of a move is its jump path; the move itself is listed from-to.
+    let entries = face_entries(&game, |path, action| match *action {
+        Action::Move(mv) => Some(MoveEntry {
+            play: mv.to_string(),
+            position: before.play_unchecked(mv.from, mv.to).to_string(),
+            path: Some(path),
+        }),
+        Action::Pass => Some(MoveEntry {
+            play: path.clone(),
+            position: before.pass_unchecked().to_string(),
+            path: Some(path),
+        }),
+        // Offering or accepting a draw is no move: it changes no position.
+        Action::OfferDraw | Action::AcceptDraw => None,
+    });
     (None, entries)
-}
-
-/// Prints Grasshopper (Halma) moves: JSON, or a numbered list with the jump paths.
-fn print_halma(
-    out: &mut dyn Write,
-    to_move: tabula_core::Color,
-    end: Option<Outcome>,
-    entries: &[MoveEntry],
-    json: bool,
-) -> Result<()> {
-    let end = end.as_ref().map(EndJson::new);
-    if json {
-        return write_json(out, entries, end);
-    }
-    match (entries.len(), end) {
-        (0, Some(end)) => writeln!(out, "No legal move: {}", end.sentence)?,
-        (0, None) => writeln!(out, "No legal move.")?,
-        (1, _) => writeln!(out, "1 legal move for {}:", capitalized(to_move))?,
-        (n, _) => writeln!(out, "{n} legal moves for {}:", capitalized(to_move))?,
-    }
-    let path = |e: &MoveEntry| e.path.clone().unwrap_or_else(|| e.play.clone());
-    let width = entries.iter().map(|e| path(e).len()).max().unwrap_or(0);
-    let digits = entries.len().to_string().len();
-    for (i, e) in entries.iter().enumerate() {
-        writeln!(
-            out,
-            "{:>digits$}. {:<width$}  {}",
-            i + 1,
-            path(e),
-            e.position
-        )?;
-    }
-    Ok(())
 }
 
 /// `tabula moves halma-grasshopper`: no dice, `--size` for `start`, `--evacuation`.
@@ -259,24 +239,30 @@ fn run_halma(out: &mut dyn Write, position: &str, options: MovesOptions) -> Resu
         evacuation: options.evacuation,
     };
     let (end, entries) = halma_legal_moves(before, rules);
-    print_halma(out, before.to_move(), end, &entries, options.json)
+    let listing = Listing {
+        end: end.as_ref().map(EndJson::new),
+        subject: format!("for {}", capitalized(before.to_move())),
+        none: "No legal move.".to_string(),
+        column: |e| e.path.as_deref().unwrap_or(&e.play),
+        entries,
+    };
+    listing.print(out, options.json)
 }
 
 /// The legal actions of a Grasshopper position, each with its result (opponent to move): the
 /// single `pass` when nothing else is legal, none once the game is over.
 pub fn grasshopper_legal_moves(before: &GrasshopperPosition) -> Vec<MoveEntry> {
-    before
-        .legal_actions()
-        .iter()
-        .map(|&action| MoveEntry {
-            play: action.to_string(),
+    let game = Grasshopper::from_position(*before);
+    face_entries(&game, |play, &action| {
+        Some(MoveEntry {
+            play,
             position: before
                 .play(action)
                 .expect("a generated action is legal")
                 .to_string(),
             path: None,
         })
-        .collect()
+    })
 }
 
 /// `tabula moves grasshopper`: no dice, `--checkers` for `start`.
@@ -292,33 +278,65 @@ fn run_grasshopper(out: &mut dyn Write, position: &str, options: MovesOptions) -
         ));
     }
     let before = grasshopper_position(position, options.checkers)?;
-    let entries = grasshopper_legal_moves(&before);
-    let end = before.outcome().as_ref().map(EndJson::new);
-    if options.json {
-        return write_json(out, &entries, end);
-    }
-    let to_move = capitalized(before.turn());
-    match (entries.len(), end) {
-        (0, Some(end)) => writeln!(out, "No legal move: {}", end.sentence)?,
-        (0, None) => {
-            let names = ByColor::new_with(|c| capitalized(c).to_string());
-            writeln!(out, "No legal move: {}.", status_text(&before, &names))?
+    let names = ByColor::new_with(|c| capitalized(c).to_string());
+    let listing = Listing {
+        entries: grasshopper_legal_moves(&before),
+        end: before.outcome().as_ref().map(EndJson::new),
+        subject: format!("for {}", capitalized(before.turn())),
+        none: format!("No legal move: {}.", status_text(&before, &names)),
+        column: |e| &e.play,
+    };
+    listing.print(out, options.json)
+}
+
+/// The answer of `tabula moves` for any game: its moves, or how the game ended; printed as
+/// JSON or as a numbered list.
+struct Listing {
+    /// The moves, in the game's order.
+    entries: Vec<MoveEntry>,
+    /// The ending, when the position is a finished game.
+    end: Option<EndJson>,
+    /// Whose moves these are, after "legal moves": `with 3-1`, `for White`.
+    subject: String,
+    /// The line for no move in a game not over.
+    none: String,
+    /// The text of a move in the list (its path, for Grasshopper (Halma)).
+    column: fn(&MoveEntry) -> &str,
+}
+
+impl Listing {
+    /// Prints the listing: one JSON document, or a header and one numbered line per move,
+    /// the move's text padded to the longest, then the position it leads to.
+    fn print(self, out: &mut dyn Write, json: bool) -> Result<()> {
+        let Listing {
+            entries,
+            end,
+            subject,
+            none,
+            column,
+        } = self;
+        if json {
+            return write_json(out, &entries, end);
         }
-        (1, _) => writeln!(out, "1 legal move for {to_move}:")?,
-        (n, _) => writeln!(out, "{n} legal moves for {to_move}:")?,
+        match (entries.len(), end) {
+            (0, Some(end)) => writeln!(out, "No legal move: {}", end.sentence)?,
+            (0, None) => writeln!(out, "{none}")?,
+            (1, _) => writeln!(out, "1 legal move {subject}:")?,
+            (n, _) => writeln!(out, "{n} legal moves {subject}:")?,
+        }
+        let width = entries.iter().map(|e| column(e).len()).max().unwrap_or(0);
+        let digits = entries.len().to_string().len();
+        for (i, e) in entries.iter().enumerate() {
+            writeln!(
+                out,
+                "{:>digits$}. {:<width$}  {}",
+                i + 1,
+                column(e),
+                e.position
+            )?;
+        }
+        Ok(())
     }
-    let width = entries.iter().map(|e| e.play.len()).max().unwrap_or(0);
-    let digits = entries.len().to_string().len();
-    for (i, e) in entries.iter().enumerate() {
-        writeln!(
-            out,
-            "{:>digits$}. {:<width$}  {}",
-            i + 1,
-            e.play,
-            e.position
-        )?;
-    }
-    Ok(())
 }
 
 /// What `tabula moves` was asked, beyond the game and the position.
@@ -370,28 +388,15 @@ pub fn run(out: &mut dyn Write, game: GameId, position: &str, options: MovesOpti
             (Some(dice), entries, end)
         }
     };
-    if json {
-        return write_json(out, &entries, end);
-    }
     let dice = dice.map(|d| d.to_string()).unwrap_or_default();
-    match (entries.len(), end) {
-        (0, Some(end)) => writeln!(out, "No legal move: {}", end.sentence)?,
-        (0, None) => writeln!(out, "No legal move with {dice}.")?,
-        (1, _) => writeln!(out, "1 legal move with {dice}:")?,
-        (n, _) => writeln!(out, "{n} legal moves with {dice}:")?,
-    }
-    let width = entries.iter().map(|e| e.play.len()).max().unwrap_or(0);
-    let digits = entries.len().to_string().len();
-    for (i, e) in entries.iter().enumerate() {
-        writeln!(
-            out,
-            "{:>digits$}. {:<width$}  {}",
-            i + 1,
-            e.play,
-            e.position
-        )?;
-    }
-    Ok(())
+    let listing = Listing {
+        entries,
+        end,
+        subject: format!("with {dice}"),
+        none: format!("No legal move with {dice}."),
+        column: |e| &e.play,
+    };
+    listing.print(out, json)
 }
 
 #[cfg(test)]

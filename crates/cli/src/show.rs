@@ -1,4 +1,8 @@
 //! `tabula show`: draws a position.
+//!
+//! Each game reads its position and draws it its own way; every game then prints the same
+//! three parts: the drawing, the position's notation line and, for a finished game, how it
+//! ended (the dice-free games' notation and ending come from their [`Face`]).
 
 use crate::board::grasshopper::{render_grasshopper, GrasshopperView};
 use crate::board::halma::{render_halma, HalmaView};
@@ -8,7 +12,9 @@ use crate::input::{grasshopper_position, halma_position, nf_position, refuse_che
 use crate::moves::{colour_names, tables_end};
 use anyhow::Result;
 use std::io::Write;
-use tabula_core::{Color, GameId};
+use tabula_core::{Color, GameId, Status};
+use tabula_games::Face;
+use tabula_grasshopper::Grasshopper;
 use tabula_halma::{HalmaGrasshopper, HalmaOptions};
 
 /// What `tabula show` was asked, beyond the game and the position.
@@ -42,18 +48,15 @@ pub fn run(out: &mut dyn Write, game: GameId, position: &str, options: ShowOptio
         )));
     }
     let home = options.home.unwrap_or_default();
-    match game {
+    let (drawing, notation, end) = match game {
         GameId::Backgammon => {
             let setup = Setup::parse(position)?;
             let layout = Layout {
                 viewer: options.viewer.unwrap_or(setup.on_roll),
                 home,
             };
-            out.write_all(render(&setup.view(), layout).as_bytes())?;
-            writeln!(out, "{}", setup.ids())?;
-            if let Some(end) = tables_end(&setup.board, setup.on_roll, true) {
-                writeln!(out, "Game over. {}", end.sentence)?;
-            }
+            let end = tables_end(&setup.board, setup.on_roll, true).map(|end| end.sentence);
+            (render(&setup.view(), layout), setup.ids(), end)
         }
         GameId::NeverFinishing => {
             let tables = nf_position(position)?;
@@ -62,11 +65,12 @@ pub fn run(out: &mut dyn Write, game: GameId, position: &str, options: ShowOptio
                 home,
             };
             let view = BoardView::new(tables.position, tables.to_move);
-            out.write_all(render(&view, layout).as_bytes())?;
-            writeln!(out, "Tables position: {tables}")?;
-            if let Some(end) = tables_end(&tables.position, tables.to_move, false) {
-                writeln!(out, "Game over. {}", end.sentence)?;
-            }
+            let end = tables_end(&tables.position, tables.to_move, false).map(|end| end.sentence);
+            (
+                render(&view, layout),
+                format!("Tables position: {tables}"),
+                end,
+            )
         }
         GameId::HalmaGrasshopper => {
             if options.home.is_some() {
@@ -81,19 +85,16 @@ pub fn run(out: &mut dyn Write, game: GameId, position: &str, options: ShowOptio
                 evacuation: options.evacuation,
             };
             let game = HalmaGrasshopper::from_position(position, rules);
+            let (notation, end) = face_lines(&game);
             let mut view = HalmaView::new(position);
             view.ply_limit = Some(game.ply_limit());
             view.evacuation = Some(game.evacuation());
-            if let Some(outcome) = game.outcome() {
+            if end.is_some() {
                 view.status = "Game over".to_string();
-                view.end = Some(outcome.sentence(colour_names()));
+                view.end = end.clone();
             }
             let viewer = options.viewer.unwrap_or(position.to_move());
-            out.write_all(render_halma(&view, viewer).as_bytes())?;
-            writeln!(out, "Position: {position}")?;
-            if let Some(end) = &view.end {
-                writeln!(out, "Game over. {end}")?;
-            }
+            (render_halma(&view, viewer), notation, end)
         }
         GameId::Grasshopper => {
             if options.home.is_some() {
@@ -104,13 +105,25 @@ pub fn run(out: &mut dyn Write, game: GameId, position: &str, options: ShowOptio
             }
             let position = grasshopper_position(position, options.checkers)?;
             let viewer = options.viewer.unwrap_or(position.turn());
+            let (notation, end) = face_lines(&Grasshopper::from_position(position));
             let view = GrasshopperView::new(position);
-            out.write_all(render_grasshopper(&view, viewer).as_bytes())?;
-            writeln!(out, "Position: {position}")?;
-            if let Some(outcome) = position.outcome() {
-                writeln!(out, "Game over. {}", outcome.sentence(colour_names()))?;
-            }
+            (render_grasshopper(&view, viewer), notation, end)
         }
+    };
+    out.write_all(drawing.as_bytes())?;
+    writeln!(out, "{notation}")?;
+    if let Some(end) = end {
+        writeln!(out, "Game over. {end}")?;
     }
     Ok(())
+}
+
+/// The position line of a dice-free game (its [`Face`]'s notation) and, when it is over, the
+/// sentence of its ending.
+fn face_lines<F: Face>(game: &F) -> (String, Option<String>) {
+    let end = match game.status() {
+        Status::Over(outcome) => Some(outcome.sentence(colour_names())),
+        _ => None,
+    };
+    (format!("Position: {}", game.notation()), end)
 }

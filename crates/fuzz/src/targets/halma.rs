@@ -2,11 +2,11 @@
 //! first input byte picks a position to read moves in, the rest is the text, given to every
 //! parser. What is read is written back and must read the same.
 
-use super::text;
+use super::{face_action, text};
 use crate::engine::Target;
 use std::sync::OnceLock;
 use tabula_halma::notation::{format_move, MoveText, PathStyle};
-use tabula_halma::{Action, BoardSize, Position, Square};
+use tabula_halma::{Action, BoardSize, HalmaGrasshopper, HalmaOptions, Position, Square};
 
 /// The target.
 pub const TARGET: Target = Target {
@@ -85,7 +85,10 @@ fn run(input: &[u8]) -> bool {
         let _ = pos.play_unchecked(mv.from, mv.to);
         accepted = true;
     }
-    if let Ok(action) = Action::parse(pos, &text) {
+    // Read by the game's face, whose canonical text of a move is its path; its from-to text
+    // must read the same too.
+    let game = HalmaGrasshopper::from_position(*pos, HalmaOptions::default());
+    if let Some(action) = face_action(&game, &text) {
         assert_eq!(
             Action::parse(pos, &action.to_string()),
             Ok(action),
