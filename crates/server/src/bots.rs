@@ -18,11 +18,8 @@ fn seed(id: &str, version: i64) -> u64 {
 
 /// Starts a driver for game `id` unless one runs on this instance already.
 pub fn drive(state: AppState, id: String) {
-    {
-        let mut driving = state.driving.lock().unwrap_or_else(|e| e.into_inner());
-        if !driving.insert(id.clone()) {
-            return;
-        }
+    if !claim(&state, &id) {
+        return;
     }
     tokio::spawn(async move {
         // A storage fault stops nothing for good: the driver tries again, less often the
@@ -33,20 +30,39 @@ pub fn drive(state: AppState, id: String) {
                 Err(e) if e.is_storage_fault() => {
                     tokio::time::sleep(pause).await;
                     pause = (pause * 2).min(std::time::Duration::from_secs(5));
+                    continue;
                 }
-                Err(e) => {
-                    tracing::warn!(game = %id, error = %e, "bot driver stopped");
-                    break;
-                }
-                Ok(()) => break,
+                Err(e) => tracing::warn!(game = %id, error = %e, "bot driver stopped"),
+                Ok(()) => {}
+            }
+            release(&state, &id);
+            // A commit made while this driver was stopping found it still registered and
+            // started none: look once more before leaving.
+            let again = match state.load(&id).await {
+                Ok(game) => needs_driver(&game),
+                Err(_) => false,
+            };
+            if !(again && claim(&state, &id)) {
+                break;
             }
         }
-        state
-            .driving
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id);
     });
+}
+
+/// Whether a bot or the server must act in `game` now.
+pub fn needs_driver(game: &crate::service::Loaded) -> bool {
+    game.row.state == "playing"
+        && (game.roller() == Some(Roller::Server) || game.bot_to_act().is_some())
+}
+
+fn claim(state: &AppState, id: &str) -> bool {
+    let mut driving = state.driving.lock().unwrap_or_else(|e| e.into_inner());
+    driving.insert(id.to_string())
+}
+
+fn release(state: &AppState, id: &str) {
+    let mut driving = state.driving.lock().unwrap_or_else(|e| e.into_inner());
+    driving.remove(id);
 }
 
 async fn run(state: &AppState, id: &str) -> Result<(), crate::error::ApiError> {

@@ -142,8 +142,10 @@ fn spawn_listener(state: AppState) {
                                 if let Some(game) = note["game"].as_str() {
                                     state.hub.note(game, note.clone());
                                 }
-                            } else if let Some((id, _)) = n.payload().split_once(':') {
-                                state.remote_change(id).await;
+                            } else {
+                                for (id, version) in crate::service::notified(n.payload()) {
+                                    state.remote_change(id, version).await;
+                                }
                             }
                         }
                     }

@@ -1,8 +1,9 @@
-//! The write path of [`App`]: a change checked on the current game, applied in memory
-//! ([`apply`]) and committed optimistically (version `v + 1` only if the stored game is
-//! still at `v`, else reload and retry), then published to the game's sockets and the
-//! post-commit hook.
+//! The write path of [`App`]: a change checked on the cached game (on the stored one only
+//! when the cached one refuses it), applied in memory ([`apply`]) and committed
+//! optimistically (version `v + 1` only if the stored game is still at `v`, else reload and
+//! retry), then published to the game's sockets and the post-commit hook.
 
+use super::writer::{self, Commit};
 use super::*;
 
 impl App {
@@ -37,49 +38,54 @@ impl App {
         let Ok(mut guard) = tokio::time::timeout_at(deadline, slot.lock()).await else {
             return Err(ApiError::storage_unavailable());
         };
-        for _ in 0..3 {
-            let current =
-                in_time(tokio::time::timeout_at(deadline, self.current(guard.take(), id)).await)?;
-            let change = match decide(&current) {
-                Ok(c) => c,
+        // The cached game is trusted until it refuses the change: only then is it checked
+        // against the stored row (another instance may have moved the game on). A commit
+        // from a stale cache cannot land either way: it is refused as `Stale` below.
+        let mut trust_cache = true;
+        let mut stale = 0;
+        while stale < 3 {
+            let (current, from_cache) = match guard.take() {
+                Some(cached) if trust_cache => (cached, true),
+                cached => (
+                    in_time(tokio::time::timeout_at(deadline, self.current(cached, id)).await)?,
+                    false,
+                ),
+            };
+            let decided = match decide(&current) {
+                Ok(change) => {
+                    let mut next = current.clone();
+                    apply(&mut next, change).map(|event| (next, event))
+                }
+                Err(e) => Err(e),
+            };
+            let (next, event) = match decided {
+                Ok(done) => done,
                 Err(e) => {
                     *guard = Some(current);
+                    if from_cache {
+                        trust_cache = false;
+                        continue;
+                    }
                     return Err(e);
                 }
             };
-            let mut next = current.clone();
-            let event = match apply(&mut next, change) {
-                Ok(event) => event,
-                Err(e) => {
-                    *guard = Some(current);
-                    return Err(e);
-                }
-            };
-            let committing = std::sync::atomic::AtomicBool::new(false);
-            let committed = tokio::time::timeout_at(
-                deadline,
-                self.commit(&current, &next, &event, &committing),
-            )
-            .await
-            .unwrap_or_else(|_| {
-                Err(Commit::Failed(
-                    if committing.load(std::sync::atomic::Ordering::SeqCst) {
-                        tracing::warn!(game = %id, "no answer to a commit in time");
-                        ApiError::outcome_unknown()
-                    } else {
-                        ApiError::storage_unavailable()
-                    },
-                ))
+            let ticket = self.writer.submit(writer::Job {
+                before: current.row.version,
+                row: next.row.clone(),
+                plies: next.plies,
+                event: event.clone(),
             });
+            let committed = ticket.outcome(deadline).await;
             match committed {
                 Ok(()) => {
                     *guard = Some(next.clone());
                     drop(guard);
                     self.published(&next, event);
-                    self.committed(id);
+                    self.committed_game(&next);
                     return Ok(next);
                 }
                 Err(Commit::Stale) => {
+                    stale += 1;
                     *guard = Some(in_time(
                         tokio::time::timeout_at(deadline, self.load_fresh(id)).await,
                     )?);
@@ -96,85 +102,8 @@ impl App {
         ))
     }
 
-    /// Appends `event` and moves the game row from `before` to `after` in one transaction,
-    /// on a connection that is closed unless the transaction ends cleanly
-    /// ([`crate::storage::WriteConn`]); `committing` is set once the `COMMIT` is sent.
-    async fn commit(
-        &self,
-        before: &Loaded,
-        after: &Loaded,
-        event: &EventRow,
-        committing: &std::sync::atomic::AtomicBool,
-    ) -> Result<(), Commit> {
-        let mut conn = crate::storage::WriteConn::acquire(&self.db.pool)
-            .await
-            .map_err(Commit::db)?;
-        let mut tx = conn.begin().await.map_err(Commit::db)?;
-        let inserted = sqlx::query(
-            "INSERT INTO game_events (game_id, version, kind, actor, payload, nonce, created_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(&after.row.id)
-        .bind(event.version)
-        .bind(&event.kind)
-        .bind(&event.actor)
-        .bind(&event.payload)
-        .bind(&event.nonce)
-        .bind(event.at_ms)
-        .execute(&mut *tx)
-        .await;
-        match inserted {
-            Ok(_) => {}
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                tx.rollback().await.map_err(Commit::db)?;
-                conn.keep();
-                return Err(Commit::Stale);
-            }
-            Err(e) => return Err(Commit::db(e)),
-        }
-        let r = &after.row;
-        let updated = sqlx::query(
-            "UPDATE games SET version = $1, state = $2, finished_ms = $3, winner = $4, \
-             points = $5, plies = $6, white_id = $9, black_id = $10, white_client_seed = $11, \
-             black_client_seed = $12 WHERE id = $7 AND version = $8",
-        )
-        .bind(r.version)
-        .bind(&r.state)
-        .bind(if r.state == "finished" {
-            Some(now_ms())
-        } else {
-            None
-        })
-        .bind(&r.winner)
-        .bind(r.points)
-        .bind(after.plies)
-        .bind(&r.id)
-        .bind(before.row.version)
-        .bind(&r.white_id)
-        .bind(&r.black_id)
-        .bind(&r.white_client_seed)
-        .bind(&r.black_client_seed)
-        .execute(&mut *tx)
-        .await
-        .map_err(Commit::db)?;
-        if updated.rows_affected() != 1 {
-            tx.rollback().await.map_err(Commit::db)?;
-            conn.keep();
-            return Err(Commit::Stale);
-        }
-        if r.state == "finished" {
-            ratings::record(&mut tx, r).await.map_err(Commit::db)?;
-        }
-        committing.store(true, std::sync::atomic::Ordering::SeqCst);
-        tx.commit()
-            .await
-            .map_err(|e| Commit::Failed(crate::storage::commit_failure(&e)))?;
-        conn.keep();
-        Ok(())
-    }
-
-    /// Tells watchers here and, on PostgreSQL, the other instances (in a task of its own:
-    /// the reply does not wait for the notification).
+    /// Tells watchers here (the other instances heard of it from the commit itself, by
+    /// `NOTIFY` on PostgreSQL: [`writer`]).
     fn published(&self, game: &Loaded, event: EventRow) {
         if event.kind == "join" || game.row.state == "finished" {
             self.hub.lobby_changed();
@@ -193,28 +122,21 @@ impl App {
                 },
             );
         }
-        if self.db.backend == crate::db::Backend::Postgres {
-            let payload = format!("{}:{}", game.row.id, game.row.version);
-            let pool = self.db.pool.clone();
-            tokio::spawn(async move {
-                if let Err(e) = sqlx::query("SELECT pg_notify('tabula_games', $1)")
-                    .bind(payload)
-                    .execute(&pool)
-                    .await
-                {
-                    tracing::warn!(error = %e, "NOTIFY failed");
-                }
-            });
-        }
     }
 
-    /// Pushes what another instance committed to this instance's watchers of `id`.
-    pub async fn remote_change(&self, id: &str) {
-        // Another instance committed: the lobby may have changed (cheap; watchers debounce).
-        self.hub.lobby_changed();
+    /// Pushes what another instance committed to this instance's watchers of `id`, up to
+    /// `version` (nothing is read when this instance pushed that version already: its own
+    /// commits come back to it by `NOTIFY` too).
+    pub async fn remote_change(&self, id: &str, version: i64) {
         let Some(pushed) = self.hub.watched(id) else {
+            // The lobby may have changed (cheap; watchers debounce).
+            self.hub.lobby_changed();
             return;
         };
+        if pushed >= version {
+            return;
+        }
+        self.hub.lobby_changed();
         let Ok(game) = self.load(id).await else {
             return;
         };
@@ -234,18 +156,6 @@ impl App {
                 },
             );
         }
-    }
-}
-
-enum Commit {
-    Stale,
-    Failed(ApiError),
-}
-
-impl Commit {
-    /// A failure before the `COMMIT`: nothing was written (503 for a storage fault).
-    fn db(e: sqlx::Error) -> Commit {
-        Commit::Failed(ApiError::from(e))
     }
 }
 

@@ -16,7 +16,6 @@ use crate::db::{now_ms, Db, EventRow, GameRow};
 use crate::error::ApiError;
 use crate::games::{GameOptions, Table};
 use crate::live::{Hub, Push};
-use crate::ratings;
 use crate::storage::STORAGE_DEADLINE;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -26,6 +25,7 @@ use tabula_core::{ByColor, Chance, Color, DiceRoll, Outcome, Status};
 mod cache;
 mod commit;
 mod replay;
+mod writer;
 
 pub use cache::{check_game_id, is_game_id, GameCache, CACHE_CAPACITY, GAME_ID_LEN};
 pub use replay::*;
@@ -68,6 +68,8 @@ pub struct App {
     /// Live channels.
     pub hub: Hub,
     cache: GameCache,
+    /// Writes every change to a game, in batches ([`writer`]).
+    writer: writer::Writer,
     pub(crate) driving: Mutex<HashSet<String>>,
     /// Games with a watcher on this instance ([`crate::referee`]).
     pub(crate) watching: Mutex<HashSet<String>>,
@@ -89,10 +91,31 @@ pub struct App {
     /// Where the browser client's files are read from, if not the built-in ones
     /// ([`crate::web`]).
     pub web_dir: Option<std::path::PathBuf>,
-    /// The ids of games committed here, for the post-commit hook ([`crate::hook`]).
-    commits: tokio::sync::mpsc::UnboundedSender<String>,
+    /// The games committed here, for the post-commit hook ([`crate::hook`]).
+    commits: tokio::sync::mpsc::UnboundedSender<Committed>,
     /// The hook's end of `commits`, until the hook takes it.
-    commit_feed: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<String>>>,
+    commit_feed: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<Committed>>>,
+}
+
+/// The games and versions of a `NOTIFY tabula_games` payload (`id:version`, separated by
+/// commas: every game one transaction moved, [`writer`]); malformed entries are skipped.
+pub fn notified(payload: &str) -> impl Iterator<Item = (&str, i64)> {
+    payload.split(',').filter_map(|entry| {
+        let (id, version) = entry.split_once(':')?;
+        Some((id, version.parse().ok()?))
+    })
+}
+
+/// A commit, as the post-commit hook ([`crate::hook`]) hears of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Committed {
+    /// The game.
+    pub id: String,
+    /// Whether the referee may have something to do ([`Loaded::due`]).
+    pub referee: bool,
+    /// Whether the bot driver may have something to do ([`Loaded::bot_to_act`], a roll the
+    /// server makes).
+    pub bots: bool,
 }
 
 /// How many hints an instance works out at once.
@@ -329,6 +352,7 @@ impl App {
         App {
             commits,
             commit_feed: Mutex::new(Some(commit_feed)),
+            writer: writer::Writer::new(db.pool.clone(), db.backend),
             db,
             hub: Hub::default(),
             cache: GameCache::new(CACHE_CAPACITY),
@@ -345,15 +369,35 @@ impl App {
         }
     }
 
-    /// Tells the post-commit hook ([`crate::hook`]) that game `id` was committed (a game
-    /// stored, or a change to it).
+    /// Tells the post-commit hook ([`crate::hook`]) that game `id` was stored (a new game,
+    /// a rematch): the hook reads it and starts whoever may have to act on it.
     pub fn committed(&self, id: &str) {
+        self.send_commit(Committed {
+            id: id.to_string(),
+            referee: true,
+            bots: true,
+        });
+    }
+
+    /// Tells the post-commit hook that `game` was just committed, and what it needs: the
+    /// referee when something is due on a clock, the bot driver when a bot or the server
+    /// must act. A game between two people without a clock needs neither, and the hook
+    /// then reads nothing.
+    fn committed_game(&self, game: &Loaded) {
+        self.send_commit(Committed {
+            id: game.row.id.clone(),
+            referee: game.due().is_some(),
+            bots: crate::bots::needs_driver(game),
+        });
+    }
+
+    fn send_commit(&self, committed: Committed) {
         // Closed only once the hook's task is gone, when the server stops.
-        let _ = self.commits.send(id.to_string());
+        let _ = self.commits.send(committed);
     }
 
     /// The hook's feed of committed games; `None` once taken.
-    pub fn take_commits(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<String>> {
+    pub fn take_commits(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Committed>> {
         self.commit_feed
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -440,6 +484,12 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_notification_names_every_game_its_transaction_moved() {
+        let games: Vec<_> = notified("00aa:3,bb11:12,broken,cc:x").collect();
+        assert_eq!(games, vec![("00aa", 3), ("bb11", 12)]);
+    }
 
     #[test]
     fn game_ids_are_18_lowercase_hex_digits() {
