@@ -9,7 +9,7 @@ use crate::error::bad_input;
 use crate::input::{capitalized, Setup};
 use crate::study::{cube_decision, cube_state, finished, write_cube, CubeJson};
 pub use crate::study_shared::RolloutArgs;
-use crate::study_shared::{equity_line, percent, progress_bar, ChancesJson};
+use crate::study_shared::{equity_line, percent, progress_bar, ChancesJson, DiceGame};
 use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
@@ -30,7 +30,7 @@ pub fn rollout_command(out: &mut dyn Write, args: &RolloutArgs) -> Result<()> {
     if args.threads == Some(0) {
         return Err(bad_input("--threads must be at least 1"));
     }
-    if args.game == "never-finishing" {
+    if args.game == DiceGame::NeverFinishing {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(args.threads.unwrap_or(0))
             .build()?;

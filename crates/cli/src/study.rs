@@ -10,7 +10,7 @@
 use crate::board::CubeView;
 use crate::error::bad_input;
 use crate::input::{capitalized, parse_dice, Notation, Setup};
-use crate::study_shared::{shown_of, write_chances, write_not_shown, ChancesJson};
+use crate::study_shared::{shown_of, write_chances, write_not_shown, ChancesJson, DiceGame};
 pub use crate::study_shared::{EvalArgs, HintArgs};
 use anyhow::Result;
 use serde::Serialize;
@@ -207,7 +207,7 @@ pub(crate) fn write_cube(out: &mut dyn Write, a: &CubeAnalysis) -> Result<()> {
 /// `tabula eval`.
 pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
     check_plies(args.plies)?;
-    if args.game == "never-finishing" {
+    if args.game == DiceGame::NeverFinishing {
         return crate::study_nf::eval(out, args);
     }
     let setup = Setup::parse(&args.position)?;
@@ -269,7 +269,7 @@ struct HintPlay {
 /// `tabula hint`.
 pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
     check_plies(args.plies)?;
-    if args.game == "never-finishing" {
+    if args.game == DiceGame::NeverFinishing {
         return crate::study_nf::hint(out, args);
     }
     let setup = Setup::parse(&args.position)?;
@@ -438,7 +438,7 @@ mod tests {
         hint(
             &mut out,
             &HintArgs {
-                game: "backgammon".into(),
+                game: DiceGame::Backgammon,
                 position: "start".into(),
                 dice: Some("3-1".into()),
                 plies: 0,

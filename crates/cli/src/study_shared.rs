@@ -4,8 +4,7 @@
 //! ranked plays left out, a rollout's equity line and progress bar).
 
 use anyhow::Result;
-use clap::Args;
-use serde::Serialize;
+use clap::{Args, ValueEnum};
 use std::io::Write;
 use tabula_ai::backgammon::Probabilities;
 use tabula_ai::study::rollout::RolloutResult;
@@ -14,8 +13,8 @@ use tabula_ai::study::rollout::RolloutResult;
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// The game: backgammon (default) or never-finishing (tables notation, no cube).
-    #[arg(long, default_value = "backgammon", value_parser = ["backgammon", "never-finishing"])]
-    pub game: String,
+    #[arg(long, value_enum, default_value_t = DiceGame::Backgammon)]
+    pub game: DiceGame,
     /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`.
     #[arg(allow_hyphen_values = true)]
     pub position: String,
@@ -31,8 +30,8 @@ pub struct EvalArgs {
 #[derive(Debug, Args)]
 pub struct HintArgs {
     /// The game: backgammon (default) or never-finishing (tables notation, no cube).
-    #[arg(long, default_value = "backgammon", value_parser = ["backgammon", "never-finishing"])]
-    pub game: String,
+    #[arg(long, value_enum, default_value_t = DiceGame::Backgammon)]
+    pub game: DiceGame,
     /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start`.
     #[arg(allow_hyphen_values = true)]
     pub position: String,
@@ -51,36 +50,24 @@ pub struct HintArgs {
     pub json: bool,
 }
 
-/// The five chances as JSON and text show them.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub(crate) struct ChancesJson {
-    pub(crate) win: f32,
-    pub(crate) win_gammon: f32,
-    pub(crate) win_backgammon: f32,
-    pub(crate) lose_gammon: f32,
-    pub(crate) lose_backgammon: f32,
-    cubeless_equity: f32,
-}
+/// The five chances as JSON and text show them (one type with the server's study reports).
+pub(crate) use tabula_ai::backgammon::ChancesReport as ChancesJson;
 
-impl From<&Probabilities> for ChancesJson {
-    fn from(p: &Probabilities) -> ChancesJson {
-        ChancesJson {
-            win: p.win,
-            win_gammon: p.win_gammon,
-            win_backgammon: p.win_backgammon,
-            lose_gammon: p.lose_gammon,
-            lose_backgammon: p.lose_backgammon,
-            cubeless_equity: p.equity(),
-        }
-    }
+/// The dice games the study commands know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiceGame {
+    /// Backgammon, with the cube.
+    Backgammon,
+    /// Never-Finishing backgammon (tables notation, no cube).
+    NeverFinishing,
 }
 
 /// The options of `tabula rollout`.
 #[derive(Debug, Args)]
 pub struct RolloutArgs {
     /// The game: backgammon (default) or never-finishing (tables notation, no cube).
-    #[arg(long, default_value = "backgammon", value_parser = ["backgammon", "never-finishing"])]
-    pub game: String,
+    #[arg(long, value_enum, default_value_t = DiceGame::Backgammon)]
+    pub game: DiceGame,
     /// A gnubg Position ID, `PositionID:MatchID`, an XGID, or `start` (the player on roll is
     /// to roll).
     #[arg(allow_hyphen_values = true)]

@@ -20,6 +20,39 @@ pub struct Probabilities {
     pub lose_backgammon: f32,
 }
 
+/// The five chances and their cubeless equity as the study tools report them (the CLI's
+/// `--json` and the server's study endpoints write the same object).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = ChancesView))]
+pub struct ChancesReport {
+    /// Chance to win (gammons and backgammons included).
+    pub win: f32,
+    /// Chance to win a gammon or backgammon.
+    pub win_gammon: f32,
+    /// Chance to win a backgammon.
+    pub win_backgammon: f32,
+    /// Chance to lose a gammon or backgammon.
+    pub lose_gammon: f32,
+    /// Chance to lose a backgammon.
+    pub lose_backgammon: f32,
+    /// Cubeless money equity per cube unit ([`Probabilities::equity`]).
+    pub cubeless_equity: f32,
+}
+
+impl From<&Probabilities> for ChancesReport {
+    fn from(p: &Probabilities) -> ChancesReport {
+        ChancesReport {
+            win: p.win,
+            win_gammon: p.win_gammon,
+            win_backgammon: p.win_backgammon,
+            lose_gammon: p.lose_gammon,
+            lose_backgammon: p.lose_backgammon,
+            cubeless_equity: p.equity(),
+        }
+    }
+}
+
 impl Probabilities {
     /// Cubeless money equity per cube unit: +1 per single, +2 per gammon, +3 per backgammon.
     pub fn equity(&self) -> f32 {

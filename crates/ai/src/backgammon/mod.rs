@@ -13,6 +13,6 @@ pub mod nn;
 
 pub use bearoff::BearoffDb;
 pub use bot::{BackgammonBot, EvalKind};
-pub use chances::{Evaluator, Probabilities};
+pub use chances::{ChancesReport, Evaluator, Probabilities};
 pub use eval::{Heuristic, Weighted, Weights};
 pub use nn::NeuralEvaluator;

@@ -69,29 +69,8 @@ pub struct RolloutRequest {
     pub seed: Option<u64>,
 }
 
-/// The chances of the player on roll.
-#[derive(Serialize, ToSchema)]
-pub struct ChancesView {
-    pub win: f32,
-    pub win_gammon: f32,
-    pub win_backgammon: f32,
-    pub lose_gammon: f32,
-    pub lose_backgammon: f32,
-    pub cubeless_equity: f32,
-}
-
-impl From<&tabula_ai::backgammon::Probabilities> for ChancesView {
-    fn from(p: &tabula_ai::backgammon::Probabilities) -> ChancesView {
-        ChancesView {
-            win: p.win,
-            win_gammon: p.win_gammon,
-            win_backgammon: p.win_backgammon,
-            lose_gammon: p.lose_gammon,
-            lose_backgammon: p.lose_backgammon,
-            cubeless_equity: p.equity(),
-        }
-    }
-}
+/// The chances of the player on roll (the same object as the CLI's `--json`).
+pub use tabula_ai::backgammon::ChancesReport as ChancesView;
 
 /// A studied position.
 #[derive(Serialize, ToSchema)]
