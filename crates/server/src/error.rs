@@ -1,7 +1,10 @@
 //! The API's one error shape: an HTTP status and a JSON body
 //! `{"error": {"code": "illegal_action", "message": "..."}}`, the codes listed in
-//! docs/protocol.md. Every refusal changes nothing.
+//! docs/protocol.md. Every refusal changes nothing. The store's errors
+//! ([`crate::store::StoreError`]) become HTTP answers here, at the API's edge.
 
+use crate::store::faults::Fault;
+use crate::store::StoreError;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -139,6 +142,26 @@ impl ApiError {
     pub fn is_storage_fault(&self) -> bool {
         self.status == StatusCode::SERVICE_UNAVAILABLE
             && [STORAGE_FULL, STORAGE_UNAVAILABLE, OUTCOME_UNKNOWN].contains(&self.code)
+    }
+}
+
+/// A store error: 503 `storage_full` or `storage_unavailable` when the storage failed (the
+/// fault is logged), 503 `outcome_unknown` when a commit got no answer, 500 `internal` (a
+/// bug, logged) otherwise, an unexpected unique violation included.
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        match e {
+            StoreError::Full(error) => {
+                tracing::warn!(%error, fault = ?Fault::Full, "storage fault");
+                ApiError::storage_full()
+            }
+            StoreError::Unavailable(error) => {
+                tracing::warn!(%error, fault = ?Fault::Unavailable, "storage fault");
+                ApiError::storage_unavailable()
+            }
+            StoreError::OutcomeUnknown(_) => ApiError::outcome_unknown(),
+            StoreError::Conflict(error) | StoreError::Bug(error) => ApiError::internal(error),
+        }
     }
 }
 
