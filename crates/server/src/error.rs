@@ -221,3 +221,33 @@ impl<T: Serialize> IntoResponse for Json<T> {
 #[derive(axum::extract::FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct Query<T>(pub T);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_errors_become_the_storage_answers_and_the_rest_internal() {
+        let answer = |e: StoreError| ApiError::from(e);
+        let full = answer(StoreError::Full("disk full".into()));
+        assert_eq!(full, ApiError::storage_full());
+        assert_eq!(full.retry_after, Some(5));
+        let down = answer(StoreError::Unavailable("connection reset".into()));
+        assert_eq!(down, ApiError::storage_unavailable());
+        assert_eq!(down.retry_after, Some(1));
+        let unknown = answer(StoreError::OutcomeUnknown("no answer".into()));
+        assert_eq!(unknown, ApiError::outcome_unknown());
+        assert!([&full, &down, &unknown]
+            .iter()
+            .all(|e| e.is_storage_fault()));
+        for e in [
+            StoreError::Conflict("UNIQUE constraint failed".into()),
+            StoreError::Bug("no such column".into()),
+        ] {
+            let e = answer(e);
+            assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
+            assert_eq!(e.code, "internal");
+            assert!(!e.is_storage_fault());
+        }
+    }
+}

@@ -8,6 +8,7 @@ use super::faults::{fault, Fault};
 
 /// Why a store function failed. Each variant carries the database's message (for logs).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum StoreError {
     /// The disk or the database is full ([`Fault::Full`]); nothing was changed.
     #[error("{0}")]
@@ -76,5 +77,39 @@ impl From<sqlx::Error> for OpenError {
 impl From<sqlx::migrate::MigrateError> for OpenError {
     fn from(e: sqlx::migrate::MigrateError) -> OpenError {
         OpenError::Migrate(e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Db, PlayerRow};
+
+    #[tokio::test]
+    async fn a_taken_unique_key_is_a_conflict_and_the_rest_reads_as_stored() {
+        let dir = std::env::temp_dir().join(format!("tabula_store_{}", crate::ids::new_id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = Db::open(dir.join("t.sqlite3").to_str().unwrap(), None)
+            .await
+            .unwrap();
+        let player = |id: &str| PlayerRow {
+            id: id.into(),
+            name: "Mike".into(),
+            username: Some("Mike".into()),
+            password_hash: None,
+            kind: "user".into(),
+        };
+        db.insert_player(&player("a")).await.unwrap();
+        // The same username in another case: the same key.
+        let mut again = player("b");
+        again.username = Some("mike".into());
+        assert!(matches!(
+            db.insert_player(&again).await,
+            Err(StoreError::Conflict(_))
+        ));
+        assert_eq!(db.player("a").await.unwrap().unwrap().name, "Mike");
+        assert!(db.player("b").await.unwrap().is_none());
+        drop(db);
+        let _ = std::fs::remove_dir_all(dir);
     }
 }
