@@ -11,9 +11,9 @@ use serde_json::Value;
 use std::io::Write;
 use tabula_core::verifiable::{verify, DiceRecord};
 use tabula_core::ByColor;
-use tabula_server::db::EventRow;
 use tabula_server::games::{GameOptions, Table};
 use tabula_server::service::{replay_event, timed_out_view, timeout_outcome};
+use tabula_server::store::EventRow;
 
 /// Options of `tabula verify-dice`.
 #[derive(Debug, Args)]

@@ -14,8 +14,8 @@
 //! not stop the owner's bots); `POST /api/logout-all` ends every session and token of the
 //! player, and `DELETE /api/sessions/{id}` one of them.
 
-use crate::db::PlayerRow;
 use crate::error::ApiError;
+use crate::store::PlayerRow;
 use crate::AppState;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
@@ -108,7 +108,7 @@ impl FromRequestParts<AppState> for MaybeAuth {
         Ok(MaybeAuth(
             state
                 .db
-                .session_player(&token_hash(&token), kind, crate::db::now_ms())
+                .session_player(&token_hash(&token), kind, crate::store::now_ms())
                 .await?,
         ))
     }

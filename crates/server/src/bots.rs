@@ -7,6 +7,7 @@
 
 use crate::auth::new_token;
 use crate::service::{Change, Roller};
+use crate::store::StoreError;
 use crate::AppState;
 use sha2::{Digest, Sha256};
 use tabula_ai::Level;
@@ -23,7 +24,7 @@ pub fn drive(state: AppState, id: String) {
     }
     tokio::spawn(async move {
         // A storage fault stops nothing for good: the driver tries again, less often the
-        // longer it lasts, until the database takes the bot's decision (crate::storage).
+        // longer it lasts, until the database takes the bot's decision (crate::store::faults).
         let mut pause = std::time::Duration::from_millis(250);
         loop {
             match run(&state, &id).await {
@@ -114,15 +115,8 @@ async fn run(state: &AppState, id: &str) -> Result<(), crate::error::ApiError> {
 }
 
 /// Resumes every unfinished game that waits for a bot (after a restart).
-pub async fn resume_all(state: &AppState) -> Result<usize, sqlx::Error> {
-    let rows = state
-        .db
-        .games_where(
-            "state = 'playing' AND (white_bot IS NOT NULL OR black_bot IS NOT NULL)",
-            None,
-            100_000,
-        )
-        .await?;
+pub async fn resume_all(state: &AppState) -> Result<usize, StoreError> {
+    let rows = state.db.games_with_bots(100_000).await?;
     for row in &rows {
         drive(state.clone(), row.id.clone());
     }

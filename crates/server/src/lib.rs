@@ -8,7 +8,10 @@
 //! - [`config`]: the one configuration, from flags and the environment, checked at start;
 //! - [`games`]: the four games on the wire (options, action text, JSON views, bots);
 //! - [`service`]: the authority (who may act, apply, commit, replay);
-//! - [`db`]: the schema and queries; [`ratings`] / [`rating`]: Glicko-2 and FIBS;
+//! - [`store`]: the one store, every query, transaction and notification on SQLite or
+//!   PostgreSQL, with typed errors ([`store::StoreError`]) and the storage faults (full,
+//!   unreachable, a commit of unknown outcome), the connections never reused after a
+//!   failure; [`ratings`] / [`rating`]: Glicko-2 and FIBS;
 //! - [`auth`]: guests, users, sessions, API tokens; [`accounts`]: bounded password hashing,
 //!   login throttling, lifetimes; [`names`]: name rules; [`bots`]: bots playing in the server;
 //!   [`referee`]: the server's own rolls and time-outs; [`hook`]: the one post-commit hook
@@ -17,9 +20,7 @@
 //! - [`live`]: WebSocket fan-out; [`api`]: the HTTP routes and OpenAPI;
 //! - [`listen`]: the accept loop (timeouts, connection cap, graceful shutdown);
 //!   [`guard`]: the middleware on every route (security headers, request timeout, JSON
-//!   errors for bad paths); [`web`]: the browser client's files;
-//! - [`storage`]: storage faults (full, unreachable, a commit of unknown outcome), the
-//!   connections never reused after a failure, readiness.
+//!   errors for bad paths); [`web`]: the browser client's files.
 
 pub mod accounts;
 pub mod analysis;
@@ -28,7 +29,6 @@ pub mod auth;
 pub mod bots;
 pub mod clock;
 pub mod config;
-pub mod db;
 pub mod error;
 pub mod games;
 pub mod guard;
@@ -41,11 +41,12 @@ pub mod rating;
 pub mod ratings;
 pub mod referee;
 pub mod service;
-pub mod storage;
+pub mod store;
 pub mod web;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use store::listen::Notification;
 
 /// The shared state of the handlers.
 pub type AppState = Arc<service::App>;
@@ -58,9 +59,9 @@ pub use config::{Config, ConfigError};
 /// Opens the database, resumes bot games, and serves until SIGTERM or Ctrl-C; `ready` gets
 /// the bound address once listening.
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
-    let db = db::Db::open(&config.database, config.sqlite_max_bytes).await?;
+    let db = store::Db::open(&config.database, config.sqlite_max_bytes).await?;
     let state: AppState = Arc::new(service::App::new(db, &config));
-    if state.db.backend == db::Backend::Postgres {
+    if state.db.backend == store::Backend::Postgres {
         spawn_listener(state.clone());
     }
     analysis::spawn_worker(state.clone());
@@ -90,12 +91,12 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
+    /// Opening or migrating the database.
+    #[error("{0}")]
+    Open(#[from] store::OpenError),
     /// The database.
     #[error("database: {0}")]
-    Database(#[from] sqlx::Error),
-    /// Migrations.
-    #[error("database migration: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
+    Database(#[from] store::StoreError),
     /// The socket.
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -128,23 +129,22 @@ async fn shutdown_signal() {
 fn spawn_listener(state: AppState) {
     tokio::spawn(async move {
         loop {
-            match sqlx::postgres::PgListener::connect(&state.db.url).await {
+            match state.db.listener().await {
                 Ok(mut listener) => {
-                    if listener
-                        .listen_all(["tabula_games", "tabula_analyses"])
-                        .await
-                        .is_ok()
-                    {
+                    if listener.subscribe().await.is_ok() {
                         while let Ok(n) = listener.recv().await {
-                            if n.channel() == "tabula_analyses" {
-                                let note: serde_json::Value =
-                                    serde_json::from_str(n.payload()).unwrap_or_default();
-                                if let Some(game) = note["game"].as_str() {
-                                    state.hub.note(game, note.clone());
+                            match n {
+                                Notification::Analysis(payload) => {
+                                    let note: serde_json::Value =
+                                        serde_json::from_str(&payload).unwrap_or_default();
+                                    if let Some(game) = note["game"].as_str() {
+                                        state.hub.note(game, note.clone());
+                                    }
                                 }
-                            } else {
-                                for (id, version) in crate::service::notified(n.payload()) {
-                                    state.remote_change(id, version).await;
+                                Notification::Games(payload) => {
+                                    for (id, version) in crate::service::notified(&payload) {
+                                        state.remote_change(id, version).await;
+                                    }
                                 }
                             }
                         }

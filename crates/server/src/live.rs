@@ -4,7 +4,7 @@
 //! Every push carries the game's version. The hub remembers the last version it pushed per
 //! game and pushes each version once, whichever path told it first.
 
-use crate::db::EventRow;
+use crate::store::EventRow;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;

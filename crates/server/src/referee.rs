@@ -8,9 +8,9 @@
 //! every commit by the post-commit hook ([`crate::hook`]), and for every unfinished game
 //! when the server starts.
 
-use crate::db::now_ms;
 use crate::error::ApiError;
 use crate::service::{derive_roll, Change, Due};
+use crate::store::{now_ms, StoreError};
 use crate::AppState;
 use std::time::Duration;
 
@@ -35,7 +35,7 @@ pub fn watch(state: AppState, id: String) {
         let mut pause = Duration::from_millis(250);
         loop {
             match run(&state, &id).await {
-                // The storage failed: keep watching, and try again (crate::storage).
+                // The storage failed: keep watching, and try again (crate::store::faults).
                 Err(e) if e.is_storage_fault() => {
                     tokio::time::sleep(pause).await;
                     pause = (pause * 2).min(Duration::from_secs(5));
@@ -105,16 +105,8 @@ async fn run(state: &AppState, id: &str) -> Result<(), ApiError> {
 }
 
 /// Starts a watcher for every unfinished game (after a restart).
-pub async fn resume_all(state: &AppState) -> Result<usize, sqlx::Error> {
-    let rows = state
-        .db
-        .games_where(
-            "state = 'playing' AND (clock IS NOT NULL OR white_bot IS NOT NULL \
-             OR black_bot IS NOT NULL)",
-            None,
-            100_000,
-        )
-        .await?;
+pub async fn resume_all(state: &AppState) -> Result<usize, StoreError> {
+    let rows = state.db.games_to_watch(100_000).await?;
     for row in &rows {
         watch(state.clone(), row.id.clone());
     }

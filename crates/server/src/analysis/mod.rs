@@ -1,5 +1,5 @@
 //! The analysis of finished backgammon games as jobs: a request queues one in the database
-//! ([`store`]), a worker on any instance claims it, replays the game's log into its
+//! ([`crate::store::analyses`]), a worker on any instance claims it, replays the game's log into its
 //! decisions, analyses them on the shipped nets (`tabula_ai::study::analyse`, the same as
 //! `tabula analyse`) and stores the report with the game. Progress reaches the game's
 //! WebSocket watchers as `{"type": "analysis", ...}` messages, on every instance (PostgreSQL
@@ -10,11 +10,9 @@
 //! are answered 503 `busy`; only finished games are analysed, so a job's size is a played
 //! game's.
 
-pub mod store;
-
-use crate::db::{Backend, EventRow};
 use crate::games::Table;
 use crate::service::replay_event;
+use crate::store::{Backend, EventRow};
 use crate::AppState;
 use serde::Serialize;
 use serde_json::json;

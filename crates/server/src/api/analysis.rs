@@ -4,11 +4,11 @@
 //! [`crate::analysis`], its progress also pushed over the game's WebSocket), and a hint for
 //! the player to act in an unrated game against a bot (`/api/games/{id}/hint`).
 
-use crate::analysis::store::{JobRow, Queued};
 use crate::auth::Auth;
 use crate::error::{ApiError, Json};
 use crate::games::Table;
 use crate::service::Loaded;
+use crate::store::analyses::{JobRow, Queued};
 use crate::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;

@@ -11,10 +11,10 @@
 //! reads nothing else from them, while the body, where any other line would be read as a
 //! move, is left exactly as gnubg expects it.
 
-use crate::db::EventRow;
 use crate::error::ApiError;
 use crate::games::Table;
 use crate::service::{replay_event, Loaded};
+use crate::store::EventRow;
 use std::fmt::Write;
 
 /// The game in Tabula's notation.

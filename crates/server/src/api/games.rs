@@ -4,10 +4,10 @@
 use super::{GameSummary, PlayerView};
 use crate::auth::{self, Auth, MaybeAuth};
 use crate::clock::TimeControl;
-use crate::db::{now_ms, GameRow};
 use crate::error::{ApiError, Json, Query};
 use crate::games::{GameOptions, Table};
 use crate::service::{color_name, derive_roll, Change, Loaded, Roller};
+use crate::store::{now_ms, GameRow};
 use crate::AppState;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
@@ -381,7 +381,7 @@ pub async fn create(
     let mut players = tabula_core::ByColor::new_with(|_| None);
     players[color] = Some(me.clone());
     if let (Some(id), Some(level)) = (row.seat(!color), row.bot(!color)) {
-        players[!color] = Some(crate::db::PlayerRow {
+        players[!color] = Some(crate::store::PlayerRow {
             id: id.to_string(),
             name: format!("Tabula {level}"),
             username: None,
@@ -392,8 +392,8 @@ pub async fn create(
     match &key {
         None => state.db.insert_game(&row).await?,
         Some(key) => match state.db.insert_game_with_key(&row, &me.id, key).await? {
-            crate::db::Created::New => {}
-            crate::db::Created::Earlier(id) => {
+            crate::store::Created::New => {}
+            crate::store::Created::Earlier(id) => {
                 return created_before(&state, &id, &me.id, q.reply).await;
             }
         },

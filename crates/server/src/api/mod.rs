@@ -8,14 +8,15 @@ mod lobby_ws;
 mod openapi;
 pub mod players;
 pub mod preferences;
+pub mod readiness;
 mod records;
 pub mod rematch;
 mod stats;
 pub mod study;
 mod ws;
 
-use crate::db::GameRow;
 use crate::error::ApiError;
+use crate::store::GameRow;
 use crate::AppState;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::routing::{get, post};
@@ -198,11 +199,8 @@ pub async fn lobby(State(state): State<AppState>) -> Result<crate::error::Json<L
 
 /// The lobby as it stands.
 pub async fn lobby_now(state: &AppState) -> Result<Lobby, ApiError> {
-    let open = state
-        .db
-        .games_where("state = 'waiting' AND listed = 1", None, 100)
-        .await?;
-    let playing = state.db.games_where("state = 'playing'", None, 100).await?;
+    let open = state.db.open_games(100).await?;
+    let playing = state.db.playing_games(100).await?;
     Ok(Lobby {
         open: summaries(state, &open).await?,
         playing: summaries(state, &playing).await?,
@@ -215,10 +213,7 @@ pub async fn player_games(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<crate::error::Json<Vec<GameSummary>>, ApiError> {
-    let rows = state
-        .db
-        .games_where("white_id = $1 OR black_id = $1", Some(&id), 200)
-        .await?;
+    let rows = state.db.games_of(&id, 200).await?;
     Ok(crate::error::Json(summaries(&state, &rows).await?))
 }
 
@@ -252,6 +247,6 @@ pub async fn health() -> &'static str {
 /// `storage_unavailable` otherwise, within a second (docs/operations.md).
 #[utoipa::path(get, path = "/readyz", responses((status = 200, body = String), (status = 503, body = crate::error::ErrorBody)))]
 pub async fn ready(State(state): State<AppState>) -> Result<&'static str, ApiError> {
-    state.readiness.check(&state.db.pool).await?;
+    state.readiness.check(&state.db).await?;
     Ok("ready")
 }

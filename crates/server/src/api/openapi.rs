@@ -56,7 +56,7 @@ use utoipa::OpenApi;
         super::study::RolloutRequest,
         super::study::EvaluateView,
         super::study::ChancesView,
-        crate::analysis::store::JobRow,
+        crate::store::analyses::JobRow,
         crate::clock::TimeControl,
         crate::clock::ClockView,
         super::games::LeanView

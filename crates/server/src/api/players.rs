@@ -3,9 +3,9 @@
 //! [`crate::accounts`], session lifetimes in [`crate::auth`].
 
 use crate::auth::{self, Auth, MaybeAuth};
-use crate::db::{now_ms, PlayerRow, SessionRow};
 use crate::error::{ApiError, Json};
 use crate::names;
+use crate::store::{now_ms, PlayerRow, SessionRow, StoreError};
 use crate::AppState;
 use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
 use axum::http::header::SET_COOKIE;
@@ -30,7 +30,7 @@ impl PlayerView {
     /// The name as exports write it: a guest's with ` (guest)` after it, so that nobody
     /// reads a guest as the registered user or bot of a similar name.
     pub fn label(&self) -> String {
-        crate::db::guest_label(&self.name, &self.kind)
+        crate::store::guest_label(&self.name, &self.kind)
     }
 }
 
@@ -146,8 +146,20 @@ pub async fn guest(
         password_hash: None,
         kind: "guest".into(),
     };
-    state.db.insert_player(&player).await?;
+    inserted(state.db.insert_player(&player).await)?;
     login_response(&state, &player).await
+}
+
+/// A stored player, or 409 `username_taken` when the database's unique index refused it
+/// (another request registered the same name in another case first).
+fn inserted(stored: Result<(), StoreError>) -> Result<(), ApiError> {
+    match stored {
+        Err(StoreError::Conflict(_)) => Err(ApiError::conflict(
+            "username_taken",
+            "that username is taken",
+        )),
+        other => Ok(other?),
+    }
 }
 
 fn username_taken() -> ApiError {
@@ -189,7 +201,7 @@ pub async fn register(
         password_hash: Some(hash),
         kind: "user".into(),
     };
-    state.db.insert_player(&player).await?;
+    inserted(state.db.insert_player(&player).await)?;
     login_response(&state, &player).await
 }
 

@@ -5,9 +5,9 @@
 //! watchers as a note (`{"type": "rematch", ...}`).
 
 use crate::auth::{self, Auth};
-use crate::db::{now_ms, GameRow};
 use crate::error::{ApiError, Json};
 use crate::service::color_name;
+use crate::store::{now_ms, GameRow};
 use crate::AppState;
 use axum::extract::{Path, State};
 use serde::Serialize;

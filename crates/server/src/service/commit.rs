@@ -3,14 +3,14 @@
 //! optimistically (version `v + 1` only if the stored game is still at `v`, else reload and
 //! retry), then published to the game's sockets and the post-commit hook.
 
-use super::writer::{self, Commit};
+use super::writer::Commit;
 use super::*;
 
 impl App {
     /// Runs `decide` on the current game and commits the change it returns, retrying on a
     /// concurrent commit from another instance. Returns the game after the commit.
     ///
-    /// Storage faults (crate::storage): a failed write is answered 503 (`storage_full`,
+    /// Storage faults (crate::store::faults): a failed write is answered 503 (`storage_full`,
     /// `storage_unavailable`, or `outcome_unknown` when the commit was sent but not
     /// answered), the whole request gives up after [`STORAGE_DEADLINE`], and after any
     /// failure the cached game is dropped, so that the next request reads the truth from the
@@ -69,7 +69,7 @@ impl App {
                     return Err(e);
                 }
             };
-            let ticket = self.writer.submit(writer::Job {
+            let ticket = self.writer.submit(crate::store::GameWrite {
                 before: current.row.version,
                 row: next.row.clone(),
                 plies: next.plies,

@@ -12,11 +12,11 @@
 //! before the cache or the database is touched, and a miss leaves no entry behind.
 
 use crate::clock::{Clocks, TimeControl, Waiting};
-use crate::db::{now_ms, Db, EventRow, GameRow};
 use crate::error::ApiError;
 use crate::games::{GameOptions, Table};
 use crate::live::{Hub, Push};
-use crate::storage::STORAGE_DEADLINE;
+use crate::store::STORAGE_DEADLINE;
+use crate::store::{now_ms, Db, EventRow, GameRow};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use tabula_core::verifiable::{ClientSeeds, ServerSeed};
@@ -42,12 +42,12 @@ pub struct Loaded {
     /// Actions so far.
     pub plies: i64,
     /// The seated players' names, for the result sentences (`White` / `Black` for an empty
-    /// seat; a guest's marked ` (guest)`, [`crate::db::PlayerRow::label`]). Seats change only
+    /// seat; a guest's marked ` (guest)`, [`crate::store::PlayerRow::label`]). Seats change only
     /// with a logged join, so a cached game keeps them.
     pub names: ByColor<String>,
     /// The seated players as stored (`None` for an empty seat), so that the answer to a
     /// committed change is written without reading the database again.
-    pub players: ByColor<Option<crate::db::PlayerRow>>,
+    pub players: ByColor<Option<crate::store::PlayerRow>>,
     /// The log version of the event that ended each finished game of the match or session,
     /// in order: the clients split the move list into games with them.
     pub game_ends: Vec<i64>,
@@ -86,8 +86,8 @@ pub struct App {
     pub hints: tokio::sync::Semaphore,
     /// The analysis board's rollouts: one at a time per instance (`/api/study/rollout`).
     pub rollouts: std::sync::Arc<tokio::sync::Semaphore>,
-    /// `/readyz` ([`crate::storage::Readiness`]).
-    pub readiness: crate::storage::Readiness,
+    /// `/readyz` ([`crate::api::readiness::Readiness`]).
+    pub readiness: crate::api::readiness::Readiness,
     /// Where the browser client's files are read from, if not the built-in ones
     /// ([`crate::web`]).
     pub web_dir: Option<std::path::PathBuf>,
@@ -205,7 +205,7 @@ impl Loaded {
         let mut view = self.memo.get_or_init(|| self.view_without_clock()).clone();
         view["clock"] = serde_json::json!(crate::clock::ClockView::new(
             &self.clocks,
-            crate::db::now_ms()
+            crate::store::now_ms()
         ));
         view
     }
@@ -339,7 +339,7 @@ pub enum Change {
         /// The seat.
         color: Color,
         /// The player as stored.
-        player: crate::db::PlayerRow,
+        player: crate::store::PlayerRow,
         /// Their client seed.
         seed: Option<String>,
     },
@@ -352,7 +352,7 @@ impl App {
         App {
             commits,
             commit_feed: Mutex::new(Some(commit_feed)),
-            writer: writer::Writer::new(db.pool.clone(), db.backend),
+            writer: writer::Writer::new(db.clone()),
             db,
             hub: Hub::default(),
             cache: GameCache::new(CACHE_CAPACITY),
@@ -365,7 +365,7 @@ impl App {
             watching: Mutex::default(),
             bot_delay: config.bot_delay,
             web_dir: config.web_dir.clone(),
-            readiness: crate::storage::Readiness::default(),
+            readiness: crate::api::readiness::Readiness::default(),
         }
     }
 
@@ -433,7 +433,7 @@ impl App {
     pub async fn seat_players(
         &self,
         row: &GameRow,
-    ) -> Result<ByColor<Option<crate::db::PlayerRow>>, ApiError> {
+    ) -> Result<ByColor<Option<crate::store::PlayerRow>>, ApiError> {
         let mut players = ByColor::new_with(|_| None);
         for color in [Color::White, Color::Black] {
             if let Some(id) = row.seat(color) {

@@ -15,7 +15,7 @@ pub(super) fn seat_name(color: Color) -> String {
 /// A game just created (no log yet) with its seated `players`, built without the database.
 pub fn new_game(
     row: GameRow,
-    players: ByColor<Option<crate::db::PlayerRow>>,
+    players: ByColor<Option<crate::store::PlayerRow>>,
 ) -> Result<Loaded, ApiError> {
     replay(row, &[], players)
 }
@@ -23,7 +23,7 @@ pub fn new_game(
 pub(super) fn replay(
     row: GameRow,
     events: &[EventRow],
-    players: ByColor<Option<crate::db::PlayerRow>>,
+    players: ByColor<Option<crate::store::PlayerRow>>,
 ) -> Result<Loaded, ApiError> {
     let names = ByColor::new_with(|c| {
         players[c]

@@ -1,5 +1,6 @@
 //! The analysis jobs in the database (`migrations/0004_analyses.sql`): queue one, claim the
-//! oldest free one, report progress, store the result or the failure.
+//! oldest free one, report progress, store the result or the failure, and tell the other
+//! instances how one stands ([`crate::analysis`] runs them).
 //!
 //! Claiming is one `UPDATE ... RETURNING` on the oldest queued job, or a running one whose
 //! worker has been silent for [`STALE_MS`] (its instance died). On PostgreSQL the inner
@@ -7,7 +8,7 @@
 //! moment take different jobs instead of waiting on each other; SQLite serialises writers
 //! and serves one instance.
 
-use crate::db::{now_ms, Backend, Db};
+use super::{now_ms, Backend, Db, StoreError};
 use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::Row;
@@ -69,7 +70,7 @@ pub enum Queued {
 impl Db {
     /// Tells every instance's listener (PostgreSQL `NOTIFY tabula_analyses`) about an
     /// analysis's progress, `note` being the JSON message.
-    pub async fn notify_analysis(&self, note: &str) -> Result<(), sqlx::Error> {
+    pub async fn notify_analysis(&self, note: &str) -> Result<(), StoreError> {
         sqlx::query("SELECT pg_notify('tabula_analyses', $1)")
             .bind(note)
             .execute(&self.pool)
@@ -78,25 +79,27 @@ impl Db {
     }
 
     /// The analysis job of a game.
-    pub async fn analysis(&self, game: &str) -> Result<Option<JobRow>, sqlx::Error> {
+    pub async fn analysis(&self, game: &str) -> Result<Option<JobRow>, StoreError> {
         let sql = format!("SELECT {COLUMNS} FROM analyses WHERE game_id = $1");
         let row = sqlx::query(&sql)
             .bind(game)
             .fetch_optional(&self.pool)
             .await?;
-        row.as_ref().map(job_row).transpose()
+        Ok(row.as_ref().map(job_row).transpose()?)
     }
 
     /// Jobs waiting for a worker.
-    pub async fn queued_analyses(&self) -> Result<i64, sqlx::Error> {
-        sqlx::query("SELECT COUNT(*) AS n FROM analyses WHERE state = 'queued'")
-            .fetch_one(&self.pool)
-            .await?
-            .try_get("n")
+    pub async fn queued_analyses(&self) -> Result<i64, StoreError> {
+        Ok(
+            sqlx::query("SELECT COUNT(*) AS n FROM analyses WHERE state = 'queued'")
+                .fetch_one(&self.pool)
+                .await?
+                .try_get("n")?,
+        )
     }
 
     /// Queues the analysis of `game` at `plies`, unless it has one that is not failed.
-    pub async fn queue_analysis(&self, game: &str, plies: u32) -> Result<Queued, sqlx::Error> {
+    pub async fn queue_analysis(&self, game: &str, plies: u32) -> Result<Queued, StoreError> {
         let now = now_ms();
         let inserted = sqlx::query(
             "INSERT INTO analyses (game_id, state, plies, requested_ms) \
@@ -115,7 +118,7 @@ impl Db {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
                 return Ok(Queued::Existing)
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         }
         let retried = sqlx::query(
             "UPDATE analyses SET state = 'queued', plies = $2, requested_ms = $3, worker = NULL, \
@@ -136,7 +139,7 @@ impl Db {
 
     /// Takes the oldest job that is queued or whose worker went silent, for `worker`:
     /// the game and the plies.
-    pub async fn claim_analysis(&self, worker: &str) -> Result<Option<(String, u32)>, sqlx::Error> {
+    pub async fn claim_analysis(&self, worker: &str) -> Result<Option<(String, u32)>, StoreError> {
         let lock = match self.backend {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
             Backend::Sqlite => "",
@@ -169,7 +172,7 @@ impl Db {
         worker: &str,
         done: usize,
         total: usize,
-    ) -> Result<bool, sqlx::Error> {
+    ) -> Result<bool, StoreError> {
         let r = sqlx::query(
             "UPDATE analyses SET done_steps = $3, total_steps = $4, heartbeat_ms = $5 \
              WHERE game_id = $1 AND worker = $2 AND state = 'running'",
@@ -191,7 +194,7 @@ impl Db {
         game: &str,
         worker: &str,
         outcome: Result<String, String>,
-    ) -> Result<bool, sqlx::Error> {
+    ) -> Result<bool, StoreError> {
         let (state, result, error) = match outcome {
             Ok(result) => ("done", Some(result), None),
             Err(error) => ("failed", None, Some(error)),

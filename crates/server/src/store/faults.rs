@@ -1,20 +1,23 @@
 //! Storage faults: what a database error means for a request, and how the server stays
 //! truthful and recovers by itself (docs/operations.md).
 //!
-//! - [`fault`] sorts an error into a full storage (503 `storage_full`), an unreachable or
-//!   unanswering database (503 `storage_unavailable`), or neither (a bug: 500 `internal`).
+//! - [`fault`] sorts an error into a full storage ([`StoreError::Full`], answered 503
+//!   `storage_full`), an unreachable or unanswering database ([`StoreError::Unavailable`],
+//!   503 `storage_unavailable`), or neither (a bug, [`StoreError::Bug`]: 500 `internal`).
+//! - [`commit_failure`] reads a failed `COMMIT` ([`StoreError::OutcomeUnknown`] when it got
+//!   no answer: 503 `outcome_unknown`).
 //! - [`WriteConn`] is a pooled connection for a transaction that goes back to the pool only
 //!   after a clean end (commit, or a rollback that answered): after any failure it is closed,
 //!   so no connection can serve again from inside a half-finished transaction (which on
 //!   SQLite would keep the write lock, and acknowledge writes that never reach the file).
-//! - [`Readiness`] answers `/readyz`: a small committed write, within [`READY_DEADLINE`].
+//! - [`Db::probe`] is the small committed write behind `/readyz` ([`crate::api::readiness`]).
 //! - The time limits: [`ACQUIRE_TIMEOUT`], [`SQLITE_BUSY_TIMEOUT_MS`], [`STORAGE_DEADLINE`].
 
-use crate::error::ApiError;
+use super::{Db, StoreError};
 use sqlx::error::DatabaseError;
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyPool, Connection};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The longest a request waits for a database connection (also the time spent retrying to
 /// connect to a database that refuses connections).
@@ -28,13 +31,6 @@ pub const SQLITE_BUSY_TIMEOUT_MS: u64 = 3_000;
 /// commit had been sent).
 pub const STORAGE_DEADLINE: Duration = Duration::from_secs(4);
 
-/// The longest `/readyz` takes to answer.
-pub const READY_DEADLINE: Duration = Duration::from_millis(900);
-
-/// How long a readiness answer is reused (many load balancers probing at once make one
-/// probe write).
-pub const READY_REUSE: Duration = Duration::from_millis(250);
-
 /// How the storage failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
@@ -43,17 +39,6 @@ pub enum Fault {
     /// The database cannot be reached, did not answer in time, or failed to read or write
     /// (lost connections, refused connections, I/O errors, a lock not released in time).
     Unavailable,
-}
-
-impl Fault {
-    /// The 503 answer for this fault; the error is logged.
-    pub fn answer(self, error: &sqlx::Error) -> ApiError {
-        tracing::warn!(%error, fault = ?self, "storage fault");
-        match self {
-            Fault::Full => ApiError::storage_full(),
-            Fault::Unavailable => ApiError::storage_unavailable(),
-        }
-    }
 }
 
 /// SQLite's primary result codes that mean the storage failed.
@@ -124,11 +109,11 @@ fn postgres_fault(sqlstate: &str) -> Option<Fault> {
     }
 }
 
-/// The answer to a failed `COMMIT`. The database answered with an error: nothing was
+/// What a failed `COMMIT` means. The database answered with an error: nothing was
 /// committed (on SQLite only for errors other than I/O ones, whose commit record may still
 /// reach the file). No answer (the connection died, the deadline passed): the commit may have
-/// happened, and only a later read can tell, hence `outcome_unknown`.
-pub fn commit_failure(e: &sqlx::Error) -> ApiError {
+/// happened, and only a later read can tell, hence [`StoreError::OutcomeUnknown`].
+pub fn commit_failure(e: sqlx::Error) -> StoreError {
     let sqlite_io = e
         .as_database_error()
         .and_then(|d| d.try_downcast_ref::<sqlx::sqlite::SqliteError>())
@@ -136,27 +121,9 @@ pub fn commit_failure(e: &sqlx::Error) -> ApiError {
         .is_some_and(|code| code & 0xff == SQLITE_IOERR);
     if sqlite_io || !matches!(e, sqlx::Error::Database(_)) {
         tracing::warn!(error = %e, "the commit's outcome is unknown");
-        return ApiError::outcome_unknown();
+        return StoreError::OutcomeUnknown(e.to_string());
     }
-    ApiError::from_sqlx(e)
-}
-
-/// A database error: 503 `storage_full` or `storage_unavailable` when the storage failed
-/// ([`fault`]), 500 `internal` (a bug) otherwise.
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> ApiError {
-        ApiError::from_sqlx(&e)
-    }
-}
-
-impl ApiError {
-    /// [`From<sqlx::Error>`] by reference.
-    fn from_sqlx(e: &sqlx::Error) -> ApiError {
-        match fault(e) {
-            Some(f) => f.answer(e),
-            None => ApiError::internal(e),
-        }
-    }
+    e.into()
 }
 
 /// A pooled connection for one transaction: closed, not returned to the pool, unless
@@ -201,54 +168,26 @@ pub fn reusable(conn: &sqlx::AnyConnection) -> bool {
     !conn.is_in_transaction()
 }
 
-/// `/readyz`: whether the database takes a write now.
-#[derive(Default)]
-pub struct Readiness {
-    last: tokio::sync::Mutex<Option<(Instant, Result<(), ApiError>)>>,
-}
-
-impl Readiness {
-    /// `Ok` when a small transaction (a row larger than a page, inserted and deleted)
-    /// commits within [`READY_DEADLINE`]; 503 `storage_full` or `storage_unavailable`
-    /// otherwise. An answer is reused for [`READY_REUSE`], and one probe runs at a time.
-    pub async fn check(&self, pool: &AnyPool) -> Result<(), ApiError> {
-        let deadline = tokio::time::Instant::now() + READY_DEADLINE;
-        let Ok(mut last) = tokio::time::timeout_at(deadline, self.last.lock()).await else {
-            return Err(ApiError::storage_unavailable());
-        };
-        if let Some((at, answer)) = last.as_ref() {
-            if at.elapsed() < READY_REUSE {
-                return answer.clone();
-            }
-        }
-        let answer = match tokio::time::timeout_at(deadline, probe(pool)).await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(ApiError::from_sqlx(&e)),
-            Err(_) => Err(ApiError::storage_unavailable()),
-        };
-        *last = Some((Instant::now(), answer.clone()));
-        answer
+impl Db {
+    /// The readiness probe's write: a row of [`PROBE_BYTES`] (so that it needs a page of its
+    /// own) inserted and deleted in one committed transaction.
+    pub async fn probe(&self) -> Result<(), StoreError> {
+        let mut conn = WriteConn::acquire(&self.pool).await?;
+        let mut tx = conn.begin().await?;
+        let id = crate::ids::new_id();
+        sqlx::query("INSERT INTO readiness_probe (id, filler) VALUES ($1, $2)")
+            .bind(&id)
+            .bind("r".repeat(PROBE_BYTES))
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM readiness_probe WHERE id = $1")
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        conn.keep();
+        Ok(())
     }
-}
-
-/// The probe's write: a row of [`PROBE_BYTES`] (so that it needs a page of its own) inserted
-/// and deleted in one committed transaction.
-async fn probe(pool: &AnyPool) -> Result<(), sqlx::Error> {
-    let mut conn = WriteConn::acquire(pool).await?;
-    let mut tx = conn.begin().await?;
-    let id = crate::ids::new_id();
-    sqlx::query("INSERT INTO readiness_probe (id, filler) VALUES ($1, $2)")
-        .bind(&id)
-        .bind("r".repeat(PROBE_BYTES))
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query("DELETE FROM readiness_probe WHERE id = $1")
-        .bind(&id)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
-    conn.keep();
-    Ok(())
 }
 
 /// The size of the probe's row, in bytes: more than a page.
@@ -279,20 +218,33 @@ mod tests {
         assert_eq!(postgres_fault("42P01"), None);
     }
 
+    /// A database error as the API's edge answers it.
+    fn answer(e: sqlx::Error) -> crate::error::ApiError {
+        StoreError::from(e).into()
+    }
+
     #[test]
     fn lost_connections_are_unavailable_and_bugs_are_not_faults() {
-        let io = sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionReset));
-        assert_eq!(fault(&io), Some(Fault::Unavailable));
+        let io = || sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionReset));
+        assert_eq!(fault(&io()), Some(Fault::Unavailable));
         assert_eq!(fault(&sqlx::Error::PoolTimedOut), Some(Fault::Unavailable));
         assert_eq!(fault(&sqlx::Error::RowNotFound), None);
         // A COMMIT that got no answer may have happened.
-        assert_eq!(commit_failure(&io).code, crate::error::OUTCOME_UNKNOWN);
-        let e = ApiError::from(sqlx::Error::PoolTimedOut);
+        assert!(matches!(
+            commit_failure(io()),
+            StoreError::OutcomeUnknown(_)
+        ));
+        assert_eq!(
+            crate::error::ApiError::from(commit_failure(io())).code,
+            crate::error::OUTCOME_UNKNOWN
+        );
+        let e = answer(sqlx::Error::PoolTimedOut);
         assert_eq!(e.code, crate::error::STORAGE_UNAVAILABLE);
         assert!(e.is_storage_fault());
-        assert_eq!(
-            ApiError::from(sqlx::Error::RowNotFound).status.as_u16(),
-            500
-        );
+        assert!(matches!(
+            StoreError::from(sqlx::Error::RowNotFound),
+            StoreError::Bug(_)
+        ));
+        assert_eq!(answer(sqlx::Error::RowNotFound).status.as_u16(), 500);
     }
 }

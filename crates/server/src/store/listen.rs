@@ -1,0 +1,48 @@
+//! `LISTEN` (PostgreSQL only): a connection of its own that receives the other instances'
+//! notifications, committed changes to games ([`super::batch::GAMES_CHANNEL`]) and analysis
+//! progress ([`ANALYSES_CHANNEL`], [`Db::notify_analysis`]). The server's loop that reconnects
+//! and hands them on is `spawn_listener` in the crate root.
+
+use super::batch::GAMES_CHANNEL;
+use super::{Db, StoreError};
+use sqlx::postgres::PgListener;
+
+/// The `NOTIFY` channel of analysis progress (JSON messages).
+pub const ANALYSES_CHANNEL: &str = "tabula_analyses";
+
+/// A notification from another instance (or this one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notification {
+    /// Games moved: `id:version` separated by commas ([`crate::service::notified`]).
+    Games(String),
+    /// An analysis's progress, as JSON.
+    Analysis(String),
+}
+
+/// A `LISTEN` connection.
+pub struct Listener(PgListener);
+
+impl Db {
+    /// Opens a `LISTEN` connection to the database (PostgreSQL).
+    pub async fn listener(&self) -> Result<Listener, StoreError> {
+        Ok(Listener(PgListener::connect(&self.url).await?))
+    }
+}
+
+impl Listener {
+    /// Listens to both channels.
+    pub async fn subscribe(&mut self) -> Result<(), StoreError> {
+        Ok(self.0.listen_all([GAMES_CHANNEL, ANALYSES_CHANNEL]).await?)
+    }
+
+    /// The next notification; an error when the connection is lost.
+    pub async fn recv(&mut self) -> Result<Notification, StoreError> {
+        let n = self.0.recv().await?;
+        let payload = n.payload().to_string();
+        Ok(if n.channel() == ANALYSES_CHANNEL {
+            Notification::Analysis(payload)
+        } else {
+            Notification::Games(payload)
+        })
+    }
+}
