@@ -283,7 +283,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         return eval(
             out,
             &EvalArgs {
-                game: args.game.clone(),
+                game: args.game,
                 position: args.position.clone(),
                 plies: args.plies,
                 json: args.json,

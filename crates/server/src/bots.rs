@@ -40,7 +40,7 @@ pub fn drive(state: AppState, id: String) {
             // A commit made while this driver was stopping found it still registered and
             // started none: look once more before leaving.
             let again = match state.load(&id).await {
-                Ok(game) => needs_driver(&game),
+                Ok(game) => game.needs_driver(),
                 Err(_) => false,
             };
             if !(again && claim(&state, &id)) {
@@ -48,12 +48,6 @@ pub fn drive(state: AppState, id: String) {
             }
         }
     });
-}
-
-/// Whether a bot or the server must act in `game` now.
-pub fn needs_driver(game: &crate::service::Loaded) -> bool {
-    game.row.state == "playing"
-        && (game.roller() == Some(Roller::Server) || game.bot_to_act().is_some())
 }
 
 fn claim(state: &AppState, id: &str) -> bool {

@@ -1,10 +1,9 @@
 //! The API's one error shape: an HTTP status and a JSON body
 //! `{"error": {"code": "illegal_action", "message": "..."}}`, the codes listed in
 //! docs/protocol.md. Every refusal changes nothing. The store's errors
-//! ([`crate::store::StoreError`]) become HTTP answers here, at the API's edge.
+//! ([`crate::store::StoreError`]) become HTTP answers at the API's edge
+//! (`api/store_errors.rs`).
 
-use crate::store::faults::Fault;
-use crate::store::StoreError;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -148,23 +147,6 @@ impl ApiError {
 /// A store error: 503 `storage_full` or `storage_unavailable` when the storage failed (the
 /// fault is logged), 503 `outcome_unknown` when a commit got no answer, 500 `internal` (a
 /// bug, logged) otherwise, an unexpected unique violation included.
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> ApiError {
-        match e {
-            StoreError::Full(error) => {
-                tracing::warn!(%error, fault = ?Fault::Full, "storage fault");
-                ApiError::storage_full()
-            }
-            StoreError::Unavailable(error) => {
-                tracing::warn!(%error, fault = ?Fault::Unavailable, "storage fault");
-                ApiError::storage_unavailable()
-            }
-            StoreError::OutcomeUnknown(_) => ApiError::outcome_unknown(),
-            StoreError::Conflict(error) | StoreError::Bug(error) => ApiError::internal(error),
-        }
-    }
-}
-
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> ApiError {
         if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -221,33 +203,3 @@ impl<T: Serialize> IntoResponse for Json<T> {
 #[derive(axum::extract::FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct Query<T>(pub T);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn store_errors_become_the_storage_answers_and_the_rest_internal() {
-        let answer = |e: StoreError| ApiError::from(e);
-        let full = answer(StoreError::Full("disk full".into()));
-        assert_eq!(full, ApiError::storage_full());
-        assert_eq!(full.retry_after, Some(5));
-        let down = answer(StoreError::Unavailable("connection reset".into()));
-        assert_eq!(down, ApiError::storage_unavailable());
-        assert_eq!(down.retry_after, Some(1));
-        let unknown = answer(StoreError::OutcomeUnknown("no answer".into()));
-        assert_eq!(unknown, ApiError::outcome_unknown());
-        assert!([&full, &down, &unknown]
-            .iter()
-            .all(|e| e.is_storage_fault()));
-        for e in [
-            StoreError::Conflict("UNIQUE constraint failed".into()),
-            StoreError::Bug("no such column".into()),
-        ] {
-            let e = answer(e);
-            assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
-            assert_eq!(e.code, "internal");
-            assert!(!e.is_storage_fault());
-        }
-    }
-}

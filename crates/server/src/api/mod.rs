@@ -12,6 +12,7 @@ pub mod readiness;
 mod records;
 pub mod rematch;
 mod stats;
+mod store_errors;
 pub mod study;
 mod ws;
 

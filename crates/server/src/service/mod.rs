@@ -305,6 +305,12 @@ impl Loaded {
         })
     }
 
+    /// Whether a bot or the server must act now ([`crate::bots`]).
+    pub fn needs_driver(&self) -> bool {
+        self.row.state == "playing"
+            && (self.roller() == Some(Roller::Server) || self.bot_to_act().is_some())
+    }
+
     /// The seat whose bot must decide now.
     pub fn bot_to_act(&self) -> Option<(Color, String)> {
         match self.table.status() {
@@ -387,7 +393,7 @@ impl App {
         self.send_commit(Committed {
             id: game.row.id.clone(),
             referee: game.due().is_some(),
-            bots: crate::bots::needs_driver(game),
+            bots: game.needs_driver(),
         });
     }
 

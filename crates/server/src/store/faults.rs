@@ -218,11 +218,6 @@ mod tests {
         assert_eq!(postgres_fault("42P01"), None);
     }
 
-    /// A database error as the API's edge answers it.
-    fn answer(e: sqlx::Error) -> crate::error::ApiError {
-        StoreError::from(e).into()
-    }
-
     #[test]
     fn lost_connections_are_unavailable_and_bugs_are_not_faults() {
         let io = || sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionReset));
@@ -234,17 +229,14 @@ mod tests {
             commit_failure(io()),
             StoreError::OutcomeUnknown(_)
         ));
-        assert_eq!(
-            crate::error::ApiError::from(commit_failure(io())).code,
-            crate::error::OUTCOME_UNKNOWN
-        );
-        let e = answer(sqlx::Error::PoolTimedOut);
-        assert_eq!(e.code, crate::error::STORAGE_UNAVAILABLE);
-        assert!(e.is_storage_fault());
+        // (How each variant is answered over HTTP: api/store_errors.rs.)
+        assert!(matches!(
+            StoreError::from(sqlx::Error::PoolTimedOut),
+            StoreError::Unavailable(_)
+        ));
         assert!(matches!(
             StoreError::from(sqlx::Error::RowNotFound),
             StoreError::Bug(_)
         ));
-        assert_eq!(answer(sqlx::Error::RowNotFound).status.as_u16(), 500);
     }
 }
