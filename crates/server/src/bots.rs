@@ -6,6 +6,8 @@
 //! by the post-commit hook ([`crate::hook`]) and, after a restart, by [`resume_all`].
 
 use crate::auth::new_token;
+use crate::game_task::{self, Kind};
+use crate::service::Loaded;
 use crate::service::{Change, Roller};
 use crate::store::StoreError;
 use crate::AppState;
@@ -17,47 +19,22 @@ fn seed(id: &str, version: i64) -> u64 {
     u64::from_le_bytes(digest[..8].try_into().unwrap_or([0; 8]))
 }
 
+/// The bot driver, as a per-game task ([`crate::game_task`]).
+static DRIVER: Kind = Kind {
+    name: "bot driver",
+    running: driving,
+    needed: Loaded::needs_driver,
+};
+
+fn driving(state: &AppState) -> &std::sync::Mutex<std::collections::HashSet<String>> {
+    &state.driving
+}
+
 /// Starts a driver for game `id` unless one runs on this instance already.
 pub fn drive(state: AppState, id: String) {
-    if !claim(&state, &id) {
-        return;
-    }
-    tokio::spawn(async move {
-        // A storage fault stops nothing for good: the driver tries again, less often the
-        // longer it lasts, until the database takes the bot's decision (crate::store::faults).
-        let mut pause = std::time::Duration::from_millis(250);
-        loop {
-            match run(&state, &id).await {
-                Err(e) if e.is_storage_fault() => {
-                    tokio::time::sleep(pause).await;
-                    pause = (pause * 2).min(std::time::Duration::from_secs(5));
-                    continue;
-                }
-                Err(e) => tracing::warn!(game = %id, error = %e, "bot driver stopped"),
-                Ok(()) => {}
-            }
-            release(&state, &id);
-            // A commit made while this driver was stopping found it still registered and
-            // started none: look once more before leaving.
-            let again = match state.load(&id).await {
-                Ok(game) => game.needs_driver(),
-                Err(_) => false,
-            };
-            if !(again && claim(&state, &id)) {
-                break;
-            }
-        }
+    game_task::start(state, id, &DRIVER, |state, id| async move {
+        run(&state, &id).await
     });
-}
-
-fn claim(state: &AppState, id: &str) -> bool {
-    let mut driving = state.driving.lock().unwrap_or_else(|e| e.into_inner());
-    driving.insert(id.to_string())
-}
-
-fn release(state: &AppState, id: &str) {
-    let mut driving = state.driving.lock().unwrap_or_else(|e| e.into_inner());
-    driving.remove(id);
 }
 
 async fn run(state: &AppState, id: &str) -> Result<(), crate::error::ApiError> {

@@ -30,6 +30,7 @@ pub mod bots;
 pub mod clock;
 pub mod config;
 pub mod error;
+mod game_task;
 pub mod games;
 pub mod guard;
 pub mod hook;

@@ -9,6 +9,7 @@
 //! when the server starts.
 
 use crate::error::ApiError;
+use crate::game_task::{self, Kind};
 use crate::service::{derive_roll, Change, Due};
 use crate::store::{now_ms, StoreError};
 use crate::AppState;
@@ -26,46 +27,22 @@ pub fn server_nonce(n: u64) -> String {
 /// What every nonce of the server's own rolls begins with; no client may send one.
 pub const SERVER_NONCE_PREFIX: &str = "server:";
 
+/// The referee, as a per-game task ([`crate::game_task`]).
+static WATCHER: Kind = Kind {
+    name: "game watcher",
+    running: watching,
+    needed: |game| game.due().is_some(),
+};
+
+fn watching(state: &AppState) -> &std::sync::Mutex<std::collections::HashSet<String>> {
+    &state.watching
+}
+
 /// Starts a watcher for game `id` unless one runs on this instance already.
 pub fn watch(state: AppState, id: String) {
-    if !claim(&state, &id) {
-        return;
-    }
-    tokio::spawn(async move {
-        let mut pause = Duration::from_millis(250);
-        loop {
-            match run(&state, &id).await {
-                // The storage failed: keep watching, and try again (crate::store::faults).
-                Err(e) if e.is_storage_fault() => {
-                    tokio::time::sleep(pause).await;
-                    pause = (pause * 2).min(Duration::from_secs(5));
-                    continue;
-                }
-                Err(e) => tracing::warn!(game = %id, error = %e, "game watcher stopped"),
-                Ok(()) => {}
-            }
-            release(&state, &id);
-            // A commit made while this watcher was stopping found it still registered and
-            // started none: look once more before leaving.
-            let again = match state.load(&id).await {
-                Ok(game) => game.due().is_some(),
-                Err(_) => false,
-            };
-            if !(again && claim(&state, &id)) {
-                break;
-            }
-        }
+    game_task::start(state, id, &WATCHER, |state, id| async move {
+        run(&state, &id).await
     });
-}
-
-fn claim(state: &AppState, id: &str) -> bool {
-    let mut watching = state.watching.lock().unwrap_or_else(|e| e.into_inner());
-    watching.insert(id.to_string())
-}
-
-fn release(state: &AppState, id: &str) {
-    let mut watching = state.watching.lock().unwrap_or_else(|e| e.into_inner());
-    watching.remove(id);
 }
 
 async fn run(state: &AppState, id: &str) -> Result<(), ApiError> {

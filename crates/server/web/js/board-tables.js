@@ -211,8 +211,19 @@ export function drawTables(o) {
     svg.append(g);
   }
 
-  // the cube: centred in the left margin, or on its owner's side
-  if (o.cube) {
+  // a double on offer: the cube turned to its new value, in the middle of the board (the
+  // half without dice), until the taker takes or drops (o.offer {value, by, to}); the margin
+  // keeps no cube meanwhile. A mirrored board moves it with everything else.
+  if (o.cube && o.offer) {
+    const x = (o.dice && o.diceSide === o.bottom ? LEFT : RIGHT) + 3 * PT - 22;
+    const y = TOP + LEN + MID / 2 - 22;
+    const g = s('g', { 'data-testid': 'cube', 'data-offer': String(o.offer.value), class: 'cube cube-offered', transform: `translate(${x},${y})` });
+    g.append(s('rect', { width: 44, height: 44, rx: 7, class: 'cube-face' }));
+    g.append(s('text', { x: 22, y: 30, 'text-anchor': 'middle', class: 'cube-value' }, String(o.offer.value)));
+    g.append(s('title', {}, `${o.offer.by} doubles to ${o.offer.value}; ${o.offer.to} to take or drop`));
+    svg.append(g);
+  } else if (o.cube) {
+    // the cube: centred in the left margin, or on its owner's side
     const y = o.cube.owner === o.bottom ? BOTTOM - 24 : o.cube.owner ? TOP + 24 : TOP + LEN + MID / 2;
     const g = s('g', { 'data-testid': 'cube', class: 'cube', transform: `translate(${LEFT / 2 - 20},${y - 20})` });
     g.append(s('rect', { width: 40, height: 40, rx: 6, class: 'cube-face' }));

@@ -92,6 +92,14 @@ function describeStatus(view, summary, myColor) {
   return mine ? `Your turn: ${what}.` : `${cap(st.player)} to ${what}.`;
 }
 
+/** The double on offer in a backgammon view while the taker must answer it, or null:
+ *  `{value, by, to}` (the cube's new value, the doubler and the taker). */
+function cubeOffer(v) {
+  if (v.game !== 'backgammon' || !v.cube || v.status?.status !== 'decide' || v.status.decision !== 'take-or-drop') return null;
+  const to = v.status.player;
+  return { value: v.cube.value * 2, by: to === 'white' ? 'black' : 'white', to };
+}
+
 export class GamePage {
   constructor(app, root, id, params) {
     this.app = app;
@@ -860,7 +868,7 @@ export class GamePage {
       if (this.choice) dests.add(this.tablesKey(this.choice[0].to));
       svg = drawTables({
         board, bottom, dice, diceUsed, diceSide,
-        cube: v.game === 'backgammon' ? v.cube : null, crawford: v.crawford_game,
+        cube: v.game === 'backgammon' ? v.cube : null, crawford: v.crawford_game, offer: cubeOffer(v),
         sources: it.sources, dests, selected: this.selected, last: lastMove, hint: hintMove,
         diceAction: this.diceAction(turn),
         homeLeft: prefs.get('orientation') === 'home-left',
@@ -968,7 +976,9 @@ export class GamePage {
         this.clockEls[c], ...bits));
     }
     if (v.game === 'backgammon' && v.crawford_game) rows.push(h('div', { class: 'badge crawford-badge', 'data-testid': 'crawford-game' }, 'Crawford game: no doubling'));
-    if (v.game === 'backgammon' && v.cube) rows.push(h('div', { class: 'muted small' }, `cube ${v.cube.value}` + (v.cube.owner ? `, owned by ${v.cube.owner}` : ', centred')));
+    const offer = cubeOffer(v);
+    if (offer) rows.push(h('div', { class: 'small cube-offer-note', 'data-testid': 'cube-offer' }, `${seatName(s, offer.by)} doubles to ${offer.value}: ${seatName(s, offer.to)} must take or drop (the cube was at ${v.cube.value}${v.cube.owner ? `, owned by ${v.cube.owner}` : ', centred'}).`));
+    else if (v.game === 'backgammon' && v.cube) rows.push(h('div', { class: 'muted small' }, `cube ${v.cube.value}` + (v.cube.owner ? `, owned by ${v.cube.owner}` : ', centred')));
     clear(this.playersEl).append(...rows);
     this.tickClocks();
   }

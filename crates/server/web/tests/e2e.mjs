@@ -332,6 +332,16 @@ await scenario('2: two guests play a 2-point backgammon match through the invita
       if (!r) continue;
       acted = true;
       last = Date.now();
+      if (r.did === 'double' && !doubled) {
+        // the double on offer is shown to the taker: the cube turned to 2 on the board (not
+        // the centred 64 in the margin), and a sentence naming who doubles and what is asked
+        const taker = players.find(q => q !== p).page;
+        await taker.waitForSelector('[data-testid=cube][data-offer="2"]', { timeout: 8000 })
+          .catch(() => fail('the taker does not see the cube offered at 2'));
+        const note = await taker.textContent('[data-testid=cube-offer]');
+        if (!/doubles to 2: .+ must take or drop/.test(note || '')) fail(`the double on offer reads "${note}"`);
+        await shot(taker, '2-double-on-offer');
+      }
       if (r.did === 'double') doubled = true;
       if (r.did === 'take') took = true;
       if (!spectatorSaw && (r.did === 'confirm' || r.did === 'double')) {
