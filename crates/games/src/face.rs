@@ -9,7 +9,7 @@
 use crate::error::ActionError;
 use serde_json::Value;
 use tabula_ai::{Bot, Level};
-use tabula_core::{ByColor, Game, Outcome, Status};
+use tabula_core::{ByColor, Color, Game, Outcome, Status};
 
 /// A game as the front ends drive it: actions in canonical text, a JSON view, its notation
 /// and its bots.
@@ -44,6 +44,11 @@ pub trait Face: Game + Clone + Send + Sync + 'static {
     /// How many games of the match or session have ended (cheaper than [`Face::finished`]).
     fn games_over(&self) -> usize {
         0
+    }
+    /// The result when `loser` runs out of time now ([`crate::time_out`]); by default the
+    /// game is lost (1 point).
+    fn time_out(&self, loser: Color) -> Outcome {
+        crate::time_out::game_lost(loser)
     }
 }
 

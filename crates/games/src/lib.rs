@@ -8,17 +8,22 @@
 //!   one action applied), its JSON view, its notation and its bots; one folder per game
 //!   ([`backgammon`], [`never_finishing`], [`grasshopper`], [`halma`]) implements it and
 //!   makes the game from its options.
+//! - [`AnyFace`]: any game behind one object type, for a front end that holds games of every
+//!   kind side by side (the server's tables).
 //! - [`OptionsError`] and [`ActionError`]: why options or action text are refused.
 #![deny(missing_docs)]
 
 mod args;
 pub mod backgammon;
+mod dynamic;
 mod error;
 mod face;
 pub mod grasshopper;
 pub mod halma;
 pub mod never_finishing;
+mod time_out;
 
 pub use args::{GameArgs, GameIdParser};
+pub use dynamic::AnyFace;
 pub use error::{ActionError, OptionsError};
 pub use face::{apply_text, bot_text, Face, Finished};

@@ -9,9 +9,10 @@ pub(crate) use board::{finished, Logged};
 
 use crate::error::{ActionError, OptionsError};
 use crate::face::{Face, Finished};
+use crate::time_out::{level, match_lost};
 use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};
-use tabula_core::{Color, Game};
+use tabula_core::{Color, EndReason, Game, Outcome};
 use tabula_tables::backgammon::{Action, Backgammon, Event, Mode, Options, ResignLevel};
 use tabula_tables::notation::move_text::{format_play, match_play};
 use tabula_tables::Position;
@@ -165,6 +166,25 @@ impl Face for Backgammon {
 
     fn games_over(&self) -> usize {
         self.results().len()
+    }
+
+    fn time_out(&self, loser: Color) -> Outcome {
+        let winner = loser.other();
+        match self.options().mode {
+            Mode::Match { length, .. } => match_lost(winner, u32::from(length), self.score()),
+            Mode::Money { jacoby, .. } => {
+                let game = self.game();
+                let cube = game.cube();
+                // The Jacoby rule counts gammons only once the cube has been turned.
+                let turned = cube.value() > 1 || cube.owner().is_some();
+                let level = if jacoby && !turned {
+                    1
+                } else {
+                    level(&game.board_for(winner), true)
+                };
+                Outcome::win(winner, level * cube.value(), EndReason::TimeOut)
+            }
+        }
     }
 
     fn bot(level: Level, seed: u64) -> Box<dyn Bot<Self> + Send> {

@@ -4,9 +4,10 @@
 use crate::backgammon::{board_json, finished, score_json, Logged};
 use crate::error::{ActionError, OptionsError};
 use crate::face::{Face, Finished};
+use crate::time_out::{level, match_lost};
 use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};
-use tabula_core::Color;
+use tabula_core::{Color, EndReason, Outcome};
 use tabula_tables::never_finishing::{
     start_position, Action as NfAction, NeverFinishing, NfEvent, NfOptions, Scoring,
 };
@@ -109,6 +110,18 @@ impl Face for NeverFinishing {
 
     fn games_over(&self) -> usize {
         self.results().len()
+    }
+
+    fn time_out(&self, loser: Color) -> Outcome {
+        let winner = loser.other();
+        match self.options().scoring {
+            Scoring::Match { length } => match_lost(winner, u32::from(length), self.score()),
+            Scoring::Money { .. } => Outcome::win(
+                winner,
+                level(&self.game().board_for(winner), false),
+                EndReason::TimeOut,
+            ),
+        }
     }
 
     fn bot(level: Level, seed: u64) -> Box<dyn Bot<Self> + Send> {

@@ -140,7 +140,7 @@ async fn run(
     if loaded.row.state != "finished" {
         return Err("the game is not finished".into());
     }
-    let Table::Backgammon(session) = &loaded.table else {
+    let Some(session) = loaded.table.backgammon() else {
         return Err("only backgammon games are analysed".into());
     };
     let match_length = match session.options().mode {

@@ -6,7 +6,6 @@
 
 use crate::auth::Auth;
 use crate::error::{ApiError, Json};
-use crate::games::Table;
 use crate::service::Loaded;
 use crate::store::analyses::{JobRow, Queued};
 use crate::AppState;
@@ -37,9 +36,9 @@ pub struct AnalysisView {
 
 /// The backgammon session of `game`, or 400 `not_backgammon`.
 fn backgammon(game: &Loaded) -> Result<&Backgammon, ApiError> {
-    match &game.table {
-        Table::Backgammon(session) => Ok(session),
-        _ => Err(ApiError::new(
+    match game.table.backgammon() {
+        Some(session) => Ok(session),
+        None => Err(ApiError::new(
             StatusCode::BAD_REQUEST,
             "not_backgammon",
             "only backgammon games are analysed or given hints",

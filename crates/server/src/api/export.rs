@@ -89,7 +89,7 @@ pub fn tabula_text(
 /// A backgammon game as a Jellyfish .mat file, as gnubg imports it, with the endings in its
 /// header's comments.
 pub fn mat_text(game: &Loaded, white: &str, black: &str) -> Result<String, ApiError> {
-    let Table::Backgammon(session) = &game.table else {
+    let Some(session) = game.table.backgammon() else {
         return Err(ApiError::bad_request(
             "the .mat format holds backgammon only; use format=tabula",
         ));

@@ -2,11 +2,13 @@
 //! written as text (the notation of each game), a JSON view of the state for clients, and
 //! the bots. Each game's face ([`tabula_games::Face`], one folder per game in
 //! `crates/games`) gives the text, the JSON and the bots; this module adds the JSON options,
-//! the wire's end-of-game shapes and one type, [`Table`], over the four.
+//! the wire's end-of-game shapes and one type, [`Table`], over the four (each game's face
+//! behind [`AnyFace`]; only [`Table::new`] names the games).
 //!
 //! A game's log stores every action by its canonical text (the text [`Table::legal`] lists),
 //! so that replaying the log through [`Table::apply_text`] rebuilds the state exactly.
 
+#[cfg(test)]
 mod time_out;
 
 pub(crate) use tabula_games::backgammon::board_json;
@@ -15,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tabula_ai::Level;
 use tabula_core::{ByColor, Color, DiceRoll, Game, GameId, Outcome, SessionEnd, Status};
-use tabula_games::{backgammon, grasshopper, halma, never_finishing, Face, Finished};
+use tabula_games::{backgammon, grasshopper, halma, never_finishing, AnyFace, Face};
 use utoipa::ToSchema;
 
 /// The options of a new game, one shape per game. Every field has a default.
@@ -217,33 +219,17 @@ pub struct FinishedGame {
     pub board: Value,
 }
 
-/// One game of any of the four kinds.
+/// One game of any of the four kinds ([`AnyFace`]: the game's face behind one type).
 #[derive(Clone)]
-pub enum Table {
-    /// Backgammon.
-    Backgammon(tabula_tables::backgammon::Backgammon),
-    /// Never-Finishing backgammon.
-    NeverFinishing(tabula_tables::never_finishing::NeverFinishing),
-    /// Grasshopper.
-    Grasshopper(tabula_grasshopper::Grasshopper),
-    /// Grasshopper (Halma).
-    Halma(tabula_halma::HalmaGrasshopper),
-}
-
-macro_rules! each {
-    ($self:expr, $g:ident => $body:expr) => {
-        match $self {
-            Table::Backgammon($g) => $body,
-            Table::NeverFinishing($g) => $body,
-            Table::Grasshopper($g) => $body,
-            Table::Halma($g) => $body,
-        }
-    };
-}
+pub struct Table(Box<dyn AnyFace>);
 
 impl Table {
-    /// A new game with these options, or why they are refused.
+    /// A new game with these options, or why they are refused. The one place that names each
+    /// game: its options make its rules' value.
     pub fn new(options: &GameOptions) -> Result<Table, String> {
+        fn boxed<F: Face>(game: F) -> Table {
+            Table(Box::new(game))
+        }
         match *options {
             GameOptions::Backgammon {
                 match_length,
@@ -252,52 +238,50 @@ impl Table {
                 jacoby,
                 automatic_doubles,
             } => backgammon::new(match_length, crawford, beavers, jacoby, automatic_doubles)
-                .map(Table::Backgammon),
+                .map(boxed),
             GameOptions::NeverFinishing { match_length } => {
-                never_finishing::new(match_length).map(Table::NeverFinishing)
+                never_finishing::new(match_length).map(boxed)
             }
-            GameOptions::Grasshopper { checkers } => {
-                grasshopper::new(checkers).map(Table::Grasshopper)
-            }
+            GameOptions::Grasshopper { checkers } => grasshopper::new(checkers).map(boxed),
             GameOptions::HalmaGrasshopper { size, evacuation } => {
-                halma::new(size, evacuation).map(Table::Halma)
+                halma::new(size, evacuation).map(boxed)
             }
         }
         .map_err(|e| e.to_string())
     }
 
+    /// The backgammon session, when the game is one (for the analysis and the exports).
+    pub fn backgammon(&self) -> Option<&tabula_tables::backgammon::Backgammon> {
+        self.0.as_any().downcast_ref()
+    }
+
     /// Where the game stands.
     pub fn status(&self) -> Status {
-        each!(self, g => g.status())
+        self.0.status()
     }
 
     /// Whether the game uses dice.
     pub fn has_dice(&self) -> bool {
-        fn dice<F: Face>(_: &F) -> bool {
-            F::DICE
-        }
-        each!(self, g => dice(g))
+        self.0.has_dice()
     }
 
     /// The canonical texts of the legal actions of the deciding player.
     pub fn legal(&self) -> Vec<String> {
-        each!(self, g => g.legal().into_iter().map(|(t, _)| t).collect())
+        self.0.legal_texts()
     }
 
     /// Applies the action `text` names and returns its canonical text; a refusal (with the
     /// reason) changes nothing.
     pub fn apply_text(&mut self, text: &str) -> Result<String, String> {
-        each!(self, g => tabula_games::apply_text(g, text)).map_err(|e| e.to_string())
+        self.0.apply_text(text).map_err(|e| e.to_string())
     }
 
     /// The backgammon decision the action `text` makes now, as the analysis reads it: the
     /// session before it, the decider, the action and the dice. `None` for the other games,
     /// or when `text` names no legal action.
     pub fn backgammon_decision(&self, text: &str) -> Option<tabula_ai::study::analyse::Step> {
-        let Table::Backgammon(bg) = self else {
-            return None;
-        };
-        let Status::Decide { player, .. } = bg.status() else {
+        let bg = self.backgammon()?;
+        let Status::Decide { player, .. } = Game::status(bg) else {
             return None;
         };
         let action = bg.parse(text.trim()).ok()?;
@@ -307,7 +291,7 @@ impl Table {
 
     /// Supplies dice at a chance node.
     pub fn roll(&mut self, roll: DiceRoll) -> Result<(), String> {
-        each!(self, g => g.roll(roll).map_err(|e| e.to_string()))
+        self.0.roll(roll)
     }
 
     /// The result once the game is over, with the rule that ended it. A money session of
@@ -318,22 +302,18 @@ impl Table {
             return None;
         };
         if let Some(SessionEnd::Money { games: 1, .. }) = outcome.session {
-            if let Some(last) = self.finished().pop() {
+            if let Some(last) = self.0.finished().pop() {
                 return Some(last.outcome);
             }
         }
         Some(outcome)
     }
 
-    /// The finished games of a backgammon or Never-Finishing session, in order.
-    fn finished(&self) -> Vec<Finished> {
-        each!(self, g => g.finished())
-    }
-
     /// The games of a backgammon or Never-Finishing match or session that have ended, in
     /// order, told with the players' `names` (empty for the other games).
     pub fn finished_games(&self, names: ByColor<&str>) -> Vec<FinishedGame> {
-        self.finished()
+        self.0
+            .finished()
             .into_iter()
             .map(|f| FinishedGame {
                 number: f.number,
@@ -347,12 +327,12 @@ impl Table {
     /// How many games of a backgammon or Never-Finishing match or session have ended (0 for
     /// the other games).
     pub fn games_over(&self) -> usize {
-        each!(self, g => g.games_over())
+        self.0.games_over()
     }
 
     /// The position in the game's own notation.
     pub fn notation(&self) -> String {
-        each!(self, g => g.notation())
+        self.0.notation()
     }
 
     /// The state for clients: the game's own fields, plus `status`, `legal`, `notation`,
@@ -360,7 +340,7 @@ impl Table {
     /// [`FinishedGame`] per game of the session that has ended). `names` are the players'
     /// names, for the sentences.
     pub fn view(&self, names: ByColor<&str>) -> Value {
-        let mut view = each!(self, g => g.view());
+        let mut view = self.0.view();
         if let Value::Object(map) = &mut view {
             map.insert(
                 "status".into(),
@@ -380,7 +360,13 @@ impl Table {
     /// The action a bot of `level` (seeded with `seed`) chooses now, as canonical text;
     /// `None` when no decision is due.
     pub fn bot_action(&self, level: Level, seed: u64) -> Option<String> {
-        each!(self, g => tabula_games::bot_text(g, level, seed))
+        self.0.bot_text(level, seed)
+    }
+
+    /// The result when `loser` runs out of time now (each game's rule: [`Face::time_out`],
+    /// docs/rules/*.md, "Clocks").
+    pub fn time_out(&self, loser: Color) -> Outcome {
+        self.0.time_out(loser)
     }
 }
 
