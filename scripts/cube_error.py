@@ -60,7 +60,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import gnubg_nn as g
 
-from gnubg_board import equity, finished, mover_equity, results, swap
+from gnubg_board import selfplay_turn
 
 TABULA = "target/release/tabula"
 GNUBG = "/usr/games/gnubg"
@@ -102,13 +102,9 @@ def candidates(n, rng, sample, redoubles):
                     found.append((board, 2, True))
                 else:
                     found.append((board, 1, False))
-            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-            options = results(board, d1, d2)
-            if options:
-                board = max(options, key=lambda a: mover_equity(a, 0))
-            if finished(board):
+            board = selfplay_turn(board, rng)
+            if board is None:
                 break
-            board = swap(board)
     return found
 
 

@@ -19,7 +19,7 @@ import subprocess
 
 import gnubg_nn as g
 
-from gnubg_board import equity, finished, mover_equity, results, swap
+from gnubg_board import equity, selfplay_turn
 
 CHANCES = "target/release/examples/chances"
 NAMES = ["win", "win gammon", "win bg", "lose gammon", "lose bg", "equity"]
@@ -30,15 +30,12 @@ def positions(n, rng):
     found = []
     while len(found) < n:
         board = g.board_from_position_id("4HPwATDgc/ABMA")
-        while not finished(board) and len(found) < n:
+        while len(found) < n:
             if rng.random() < 0.3:
                 found.append(board)
-            options = results(board, rng.randint(1, 6), rng.randint(1, 6))
-            if options:
-                board = max(options, key=lambda a: mover_equity(a, 0))
-            if finished(board):
+            board = selfplay_turn(board, rng)
+            if board is None:
                 break
-            board = swap(board)
     return found
 
 

@@ -32,3 +32,16 @@ def mover_equity(after, plies):
 
 def finished(board):
     return sum(board[0]) == 0 or sum(board[1]) == 0
+
+
+def selfplay_turn(board, rng):
+    """One turn of gnubg 0-ply cubeless self-play from ``board`` (the mover in list 1):
+    random dice, gnubg's best play.  The next board with the other player on roll, or None
+    once the game is over."""
+    d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+    options = results(board, d1, d2)
+    if options:
+        board = max(options, key=lambda a: mover_equity(a, 0))
+    if finished(board):
+        return None
+    return swap(board)
