@@ -142,9 +142,9 @@ fn spawn_listener(state: AppState) {
                                         state.hub.note(game, note.clone());
                                     }
                                 }
-                                Notification::Games(payload) => {
-                                    for (id, version) in crate::service::notified(&payload) {
-                                        state.remote_change(id, version).await;
+                                Notification::Games(moved) => {
+                                    for (id, version) in moved {
+                                        state.remote_change(&id, version).await;
                                     }
                                 }
                             }

@@ -10,7 +10,7 @@
 
 use crate::error::ApiError;
 use crate::game_task::{self, Kind};
-use crate::service::{derive_roll, Change, Due};
+use crate::service::{derive_roll, Change, Due, Loaded};
 use crate::store::{now_ms, StoreError};
 use crate::AppState;
 use std::time::Duration;
@@ -31,7 +31,7 @@ pub const SERVER_NONCE_PREFIX: &str = "server:";
 static WATCHER: Kind = Kind {
     name: "game watcher",
     running: watching,
-    needed: |game| game.due().is_some(),
+    needed: Loaded::needs_referee,
 };
 
 fn watching(state: &AppState) -> &std::sync::Mutex<std::collections::HashSet<String>> {

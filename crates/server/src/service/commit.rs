@@ -41,15 +41,16 @@ impl App {
         // The cached game is trusted until it refuses the change: only then is it checked
         // against the stored row (another instance may have moved the game on). A commit
         // from a stale cache cannot land either way: it is refused as `Stale` below.
-        let mut trust_cache = true;
+        // `checked`: the game in hand was read from the database during this request.
+        let mut checked = false;
         let mut stale = 0;
         while stale < 3 {
-            let (current, from_cache) = match guard.take() {
-                Some(cached) if trust_cache => (cached, true),
-                cached => (
-                    in_time(tokio::time::timeout_at(deadline, self.current(cached, id)).await)?,
-                    false,
-                ),
+            let current = match guard.take() {
+                Some(game) => game,
+                None => {
+                    checked = true;
+                    in_time(tokio::time::timeout_at(deadline, self.current(None, id)).await)?
+                }
             };
             let decided = match decide(&current) {
                 Ok(change) => {
@@ -60,19 +61,21 @@ impl App {
             };
             let (next, event) = match decided {
                 Ok(done) => done,
+                Err(_) if !checked => {
+                    checked = true;
+                    *guard = Some(in_time(
+                        tokio::time::timeout_at(deadline, self.current(Some(current), id)).await,
+                    )?);
+                    continue;
+                }
                 Err(e) => {
                     *guard = Some(current);
-                    if from_cache {
-                        trust_cache = false;
-                        continue;
-                    }
                     return Err(e);
                 }
             };
             let ticket = self.writer.submit(crate::store::GameWrite {
                 before: current.row.version,
                 row: next.row.clone(),
-                plies: next.plies,
                 event: event.clone(),
             });
             let committed = ticket.outcome(deadline).await;
@@ -86,6 +89,7 @@ impl App {
                 }
                 Err(Commit::Stale) => {
                     stale += 1;
+                    checked = true;
                     *guard = Some(in_time(
                         tokio::time::timeout_at(deadline, self.load_fresh(id)).await,
                     )?);

@@ -97,15 +97,6 @@ pub struct App {
     commit_feed: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<Committed>>>,
 }
 
-/// The games and versions of a `NOTIFY tabula_games` payload (`id:version`, separated by
-/// commas: every game one transaction moved, [`writer`]); malformed entries are skipped.
-pub fn notified(payload: &str) -> impl Iterator<Item = (&str, i64)> {
-    payload.split(',').filter_map(|entry| {
-        let (id, version) = entry.split_once(':')?;
-        Some((id, version.parse().ok()?))
-    })
-}
-
 /// A commit, as the post-commit hook ([`crate::hook`]) hears of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Committed {
@@ -305,6 +296,12 @@ impl Loaded {
         })
     }
 
+    /// Whether the referee has something due, now or later ([`Loaded::due`],
+    /// [`crate::referee`]).
+    pub fn needs_referee(&self) -> bool {
+        self.due().is_some()
+    }
+
     /// Whether a bot or the server must act now ([`crate::bots`]).
     pub fn needs_driver(&self) -> bool {
         self.row.state == "playing"
@@ -392,7 +389,7 @@ impl App {
     fn committed_game(&self, game: &Loaded) {
         self.send_commit(Committed {
             id: game.row.id.clone(),
-            referee: game.due().is_some(),
+            referee: game.needs_referee(),
             bots: game.needs_driver(),
         });
     }
@@ -490,12 +487,6 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_notification_names_every_game_its_transaction_moved() {
-        let games: Vec<_> = notified("00aa:3,bb11:12,broken,cc:x").collect();
-        assert_eq!(games, vec![("00aa", 3), ("bb11", 12)]);
-    }
 
     #[test]
     fn game_ids_are_18_lowercase_hex_digits() {

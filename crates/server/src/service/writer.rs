@@ -152,3 +152,35 @@ async fn run(db: Db, mut queue: mpsc::UnboundedReceiver<Queued>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ticket in `progress` whose writer never answers.
+    fn unanswered(progress: u8) -> Ticket {
+        let (reply, answer) = oneshot::channel();
+        drop(reply);
+        Ticket {
+            progress: Arc::new(AtomicU8::new(progress)),
+            answer,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_change_the_writer_never_took_is_withdrawn_and_one_it_took_is_of_unknown_outcome() {
+        let now = tokio::time::Instant::now();
+        let untaken = unanswered(PENDING);
+        let progress = untaken.progress.clone();
+        match untaken.outcome(now).await {
+            Err(Commit::Failed(e)) => assert_eq!(e, ApiError::storage_unavailable()),
+            _ => panic!("an untaken change was not answered storage_unavailable"),
+        }
+        // Withdrawn: the writer will not take it any more.
+        assert_eq!(progress.load(SeqCst), WITHDRAWN);
+        match unanswered(TAKEN).outcome(now).await {
+            Err(Commit::Failed(e)) => assert_eq!(e, ApiError::outcome_unknown()),
+            _ => panic!("a taken change was not answered outcome_unknown"),
+        }
+    }
+}

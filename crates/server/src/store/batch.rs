@@ -11,18 +11,27 @@
 use super::faults::{commit_failure, WriteConn};
 use super::{now_ms, Backend, Db, EventRow, GameRow, StoreError};
 
-/// The `NOTIFY` channel of committed changes (the name in the statement below): a payload
-/// of `id:version` for every game the transaction moved, separated by commas.
+/// The `NOTIFY` channel of committed changes: a payload of `id:version` for every game the
+/// transaction moved, separated by commas ([`moved_games`] reads it).
 pub const GAMES_CHANNEL: &str = "tabula_games";
+
+/// The games and versions of a [`GAMES_CHANNEL`] payload; malformed entries are skipped.
+pub fn moved_games(payload: &str) -> Vec<(String, i64)> {
+    payload
+        .split(',')
+        .filter_map(|entry| {
+            let (id, version) = entry.split_once(':')?;
+            Some((id.to_string(), version.parse().ok()?))
+        })
+        .collect()
+}
 
 /// One change to write: the game row as it must become, from `before`, and its event.
 pub struct GameWrite {
     /// The version the stored row must still have.
     pub before: i64,
-    /// The row after the change.
+    /// The row after the change (its `plies` counted).
     pub row: GameRow,
-    /// Actions after the change.
-    pub plies: i64,
     /// The log entry.
     pub event: EventRow,
 }
@@ -53,7 +62,7 @@ impl Db {
             .bind((r.state == "finished").then(now_ms))
             .bind(&r.winner)
             .bind(r.points)
-            .bind(job.plies)
+            .bind(r.plies)
             .bind(&r.id)
             .bind(job.before)
             .bind(&r.white_id)
@@ -93,7 +102,8 @@ impl Db {
                 .map(|(job, _)| format!("{}:{}", job.row.id, job.row.version))
                 .collect();
             if !payload.is_empty() {
-                sqlx::query("SELECT pg_notify('tabula_games', $1)")
+                sqlx::query("SELECT pg_notify($1, $2)")
+                    .bind(GAMES_CHANNEL)
                     .bind(payload.join(","))
                     .execute(&mut *tx)
                     .await?;
@@ -103,5 +113,87 @@ impl Db {
         tx.commit().await.map_err(commit_failure)?;
         conn.keep();
         Ok(moved)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notification_names_every_game_its_transaction_moved() {
+        let games = moved_games("00aa:3,bb11:12,broken,cc:x");
+        assert_eq!(games, vec![("00aa".into(), 3), ("bb11".into(), 12)]);
+    }
+
+    fn game(id: &str) -> GameRow {
+        GameRow {
+            id: id.into(),
+            game_type: "backgammon".into(),
+            options: "{}".into(),
+            white_id: None,
+            black_id: None,
+            white_bot: None,
+            black_bot: None,
+            white_client_seed: None,
+            black_client_seed: None,
+            invite_code: None,
+            listed: false,
+            state: "waiting".into(),
+            server_seed: "00".into(),
+            commitment: "00".into(),
+            version: 0,
+            created_ms: 0,
+            winner: None,
+            points: None,
+            plies: Some(0),
+            rated: None,
+            clock: None,
+            rematch_offer: None,
+            rematch_id: None,
+        }
+    }
+
+    fn write(id: &str, before: i64) -> GameWrite {
+        let mut row = game(id);
+        row.version = before + 1;
+        row.plies = Some(before + 1);
+        GameWrite {
+            before,
+            row,
+            event: EventRow {
+                version: before + 1,
+                kind: "action".into(),
+                actor: Some("white".into()),
+                payload: "8/5 6/5".into(),
+                nonce: None,
+                at_ms: 1,
+            },
+        }
+    }
+
+    #[tokio::test]
+    async fn a_batch_moves_each_game_still_at_its_version_and_leaves_a_stale_one_alone() {
+        let dir = std::env::temp_dir().join(format!("tabula_batch_{}", crate::ids::new_id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = Db::open(dir.join("t.sqlite3").to_str().unwrap(), None)
+            .await
+            .unwrap();
+        for id in ["a", "b"] {
+            db.insert_game(&game(id)).await.unwrap();
+        }
+        // b is written as if it were at version 5: another writer moved it, so it is stale.
+        let (a, b) = (write("a", 0), write("b", 5));
+        let mut sent = false;
+        let moved = db.write_batch(&[&a, &b], &mut sent).await.unwrap();
+        assert!(sent);
+        assert_eq!(moved, vec![true, false]);
+        let stored = db.game("a").await.unwrap().unwrap();
+        assert_eq!((stored.version, stored.plies), (1, Some(1)));
+        assert_eq!(db.events("a", 0).await.unwrap(), vec![a.event.clone()]);
+        assert_eq!(db.game("b").await.unwrap().unwrap().version, 0);
+        assert!(db.events("b", 0).await.unwrap().is_empty());
+        drop(db);
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -3,7 +3,7 @@
 //! progress ([`ANALYSES_CHANNEL`], [`Db::notify_analysis`]). The server's loop that reconnects
 //! and hands them on is `spawn_listener` in the crate root.
 
-use super::batch::GAMES_CHANNEL;
+use super::batch::{moved_games, GAMES_CHANNEL};
 use super::{Db, StoreError};
 use sqlx::postgres::PgListener;
 
@@ -13,8 +13,8 @@ pub const ANALYSES_CHANNEL: &str = "tabula_analyses";
 /// A notification from another instance (or this one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notification {
-    /// Games moved: `id:version` separated by commas ([`crate::service::notified`]).
-    Games(String),
+    /// Games moved, each with its new version.
+    Games(Vec<(String, i64)>),
     /// An analysis's progress, as JSON.
     Analysis(String),
 }
@@ -38,11 +38,10 @@ impl Listener {
     /// The next notification; an error when the connection is lost.
     pub async fn recv(&mut self) -> Result<Notification, StoreError> {
         let n = self.0.recv().await?;
-        let payload = n.payload().to_string();
         Ok(if n.channel() == ANALYSES_CHANNEL {
-            Notification::Analysis(payload)
+            Notification::Analysis(n.payload().to_string())
         } else {
-            Notification::Games(payload)
+            Notification::Games(moved_games(n.payload()))
         })
     }
 }
