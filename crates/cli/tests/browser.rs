@@ -84,3 +84,22 @@ fn the_browser_client_plays_every_game_end_to_end() {
     let _ = std::fs::remove_file(&db);
     assert!(status.success(), "the browser scenarios failed: {status:?}");
 }
+
+/// The client's pure modules (move list, words, hint) under `node --test`
+/// (`crates/server/web/tests/unit.mjs`): no browser, no server.
+#[test]
+fn the_client_modules_pass_their_unit_tests() {
+    let dir = tests_dir();
+    if Command::new("node").arg("--version").output().is_err() {
+        return skip_or_fail("no node on the PATH");
+    }
+    let status = Command::new("node")
+        .args(["--test", "unit.mjs"])
+        .current_dir(&dir)
+        .status()
+        .expect("node runs");
+    assert!(
+        status.success(),
+        "the client's unit tests failed: {status:?}"
+    );
+}

@@ -332,29 +332,21 @@ impl Outcome {
                 winner.map_or("Nobody", |c| names[c]),
                 score.white.max(score.black),
                 score.white.min(score.black),
-                capitalised(&why)
+                why
             ),
             (Some(SessionEnd::Money { games, score }), Some(w)) => format!(
                 "{} wins the session of {games} games by {} ({}). The last game: {}.",
                 names[w],
                 points(self.points),
                 tally(score),
-                capitalised(&why)
+                why
             ),
             (Some(SessionEnd::Money { games, score }), None) => format!(
                 "The session of {games} games ends level ({}). The last game: {}.",
                 tally(score),
-                capitalised(&why)
+                why
             ),
         }
-    }
-}
-
-fn capitalised(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
 
@@ -424,6 +416,24 @@ mod tests {
         assert_eq!(
             o.sentence(NAMES),
             "Bob wins the 5-point match 6-3. The last game: Ann refused Bob's double."
+        );
+    }
+
+    #[test]
+    fn names_keep_their_case_in_sentences() {
+        // issue 30: "Mochy_fan ran out of time" for the player who wrote mochy_fan
+        let end = SessionEnd::Match {
+            length: 3,
+            score: ByColor { white: 1, black: 3 },
+        };
+        let o = Outcome::from_session(end, EndReason::TimeOut);
+        let names = ByColor {
+            white: "mochy_fan",
+            black: "bob",
+        };
+        assert_eq!(
+            o.sentence(names),
+            "bob wins the 3-point match 3-1. The last game: mochy_fan ran out of time on the clock."
         );
     }
 

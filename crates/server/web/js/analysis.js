@@ -178,11 +178,12 @@ export class AnalysisPanel {
   /** The Analyse button, with a message above it (a failure, a refusal). */
   offer(message, loginLink = false) {
     const button = h('button', { type: 'button', class: 'primary', 'data-testid': 'analyse', onclick: () => this.request(button) }, 'Analyse');
-    clear(this.body).append(
+    // (the DOM's append writes a null as the text "null": only elements go in)
+    clear(this.body).append(...[
       message ? h('p', { class: 'message error', role: 'alert', 'data-testid': 'analysis-message' }, message,
         loginLink ? [' ', h('a', { href: `/login?next=${encodeURIComponent(location.pathname)}`, 'data-link': true }, 'Log in or play as a guest')] : null) : null,
       h('p', { class: 'small muted' }, 'Have the server judge every chequer play and cube decision of this game with its neural nets: the errors, the luck and a rating for each player.'),
-      button);
+      button].filter(Boolean));
   }
 
   async request(button) {

@@ -15,6 +15,7 @@ import { describeBoard } from './describe.js';
 import { ruleLink } from './rules.js';
 import * as prefs from './preferences.js';
 import { Animator, moveFrames } from './animation.js';
+import { DragController } from './drag.js';
 import { clockNow, formatClock, clockWords, LOW_MS } from './clock.js';
 
 const DICE_GAMES = new Set(['backgammon', 'never-finishing']);
@@ -202,6 +203,9 @@ export class GamePage {
       this.choice = null;
       this.showResign = false;
       this.hint = null; // the position changed: the hint was for the last one
+      // a confirmation ("You joined the game.") or a refusal belonged to the last position;
+      // news of a rematch ('info') outlives it
+      if (this.message && this.message.kind !== 'info') this.message = null;
     }
     if (stateChanged && !quiet) {
       // seats, result and the revealed seed live in the summary
@@ -749,6 +753,13 @@ export class GamePage {
     this.titleEl = h('h1', { class: 'game-title' });
     this.liveEl = h('span', { class: 'live', 'data-testid': 'live', 'aria-live': 'off' });
     this.boardWrap = h('div', { class: 'board-wrap' });
+    this.drag = new DragController(this.boardWrap, {
+      color: () => this.myColor,
+      radius: () => (this.view.game === 'halma-grasshopper' ? 18 : 18.5),
+      pick: key => { if (this.selected !== key) { this.selected = key; this.choice = null; this.render(); } },
+      drop: key => this.onBoardClick(key),
+      cancel: () => { this.selected = null; this.render(); },
+    });
     this.playersEl = h('div', { class: 'players', 'data-testid': 'players' });
     this.statusEl = h('p', { class: 'status', 'data-testid': 'status', 'aria-live': 'polite' });
     this.controlsEl = h('div', { class: 'controls', 'data-testid': 'controls' });

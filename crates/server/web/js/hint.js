@@ -41,6 +41,20 @@ export function formatDiff(d, unit) {
 
 const unitText = unit => (unit === 'mwc' ? 'match-winning chances' : 'money equity per unit of cube');
 
+/**
+ * A cube hint given to the player facing a double, turned to their side: the server's
+ * equities are the doubler's, so the taker's are their negation (money, per unit of the cube)
+ * or their complement (match-winning chances). `proper` is `take`, `drop`, or, in money play
+ * when taking wins on average, `take (beaver where allowed)`.
+ */
+export function takerView(hint) {
+  const mine = x => (hint.unit === 'mwc' ? 1 - x : -x);
+  const take = mine(hint.double_take), drop = mine(hint.double_drop);
+  let proper = take >= drop ? 'take' : 'drop';
+  if (proper === 'take' && hint.unit !== 'mwc' && take > 0) proper = 'take (beaver where allowed)';
+  return { take, drop, proper };
+}
+
 /** The panel's content for a hint answer. */
 export function hintBody(hint) {
   const depth = hint.depth || `${hint.plies}-ply`;
@@ -60,6 +74,17 @@ export function hintBody(hint) {
         h('td', { class: 'num' }, formatEquity(m.equity, hint.unit)),
         h('td', { class: 'num', 'data-testid': 'hint-diff' }, formatDiff(m.diff, hint.unit)))))),
       h('p', { class: 'small muted' }, 'The best play is drawn on the board in green.'),
+    ];
+  }
+  if (hint.kind === 'cube' && hint.answering) {
+    // facing a double: the two answers, valued for the player who answers
+    const a = takerView(hint);
+    const row = (label, x, id) => h('tr', { 'data-answer': id }, h('th', { scope: 'row' }, label), h('td', { class: 'num' }, formatEquity(x, hint.unit)));
+    return [
+      h('table', { class: 'hint-cube', 'data-testid': 'hint-cube', 'data-answering': 'true' },
+        h('caption', { class: 'small muted' }, `Your answer to the double (${depth}, ${unitText(hint.unit)}, for you)`),
+        h('tbody', {}, row('Take', a.take, 'take'), row('Drop', a.drop, 'drop'))),
+      h('p', { 'data-testid': 'hint-proper' }, 'Proper answer: ', h('strong', {}, a.proper), '.'),
     ];
   }
   if (hint.kind === 'cube') {

@@ -6,7 +6,7 @@
 // one line. Built from the game's log (rolls, actions, joins) and the finished games' `version`
 // (the event that ended each), so that it splits the games exactly where the server did.
 
-import { h, cap } from './dom.js';
+import { h } from './dom.js';
 
 const DICE_GAMES = new Set(['backgammon', 'never-finishing']);
 
@@ -86,7 +86,9 @@ export function buildMoveList(events, game, games, options = {}, formatMove = p 
           current.opening = (current.opening || []).concat(`White ${w}, Black ${b}${by}: ${w > b ? 'White' : 'Black'} starts`);
           opened = true;
           side = w > b ? 'white' : 'black';
-          pending = { dice: matDice(e.payload), side, version, server: false };
+          // backgammon plays the opening dice; in Never-Finishing the winner rolls both dice
+          // again, so the opening roll is no turn of its own
+          pending = game === 'never-finishing' ? null : { dice: matDice(e.payload), side, version, server: false };
         }
       } else {
         flush();
@@ -123,6 +125,11 @@ export function buildMoveList(events, game, games, options = {}, formatMove = p 
   return out;
 }
 
+/** A game's heading: `Game 3 — mochy_fan 2, Tabula easy 0` (the names as their players wrote them). */
+export function gameHeading(g, names) {
+  return `Game ${g.number}` + (g.scoreBefore ? ` — ${names.white} ${g.scoreBefore.white}, ${names.black} ${g.scoreBefore.black}` : '');
+}
+
 /** The list as elements: a section per game with its heading, lines and result. */
 export function renderMoveList(list, { game, matchLength, lastVersion, names }) {
   const many = list.length > 1 || (matchLength || 0) > 0;
@@ -134,8 +141,7 @@ export function renderMoveList(list, { game, matchLength, lastVersion, names }) 
     }, entry.text, entry.note ? h('span', { class: 'server-roll', 'data-testid': 'server-roll' }, ` — ${entry.note}`) : null);
   };
   return list.map(g => h('section', { class: 'move-game', 'data-testid': 'move-game', 'data-game-number': g.number },
-    many ? h('h3', { class: 'small', 'data-testid': 'move-game-heading' }, `Game ${g.number}`,
-      g.scoreBefore ? ` — ${cap(names.white)} ${g.scoreBefore.white}, ${cap(names.black)} ${g.scoreBefore.black}` : '') : '',
+    many ? h('h3', { class: 'small', 'data-testid': 'move-game-heading' }, gameHeading(g, names)) : '',
     g.opening ? h('p', { class: 'small muted opening', 'data-testid': 'move-opening' }, 'Opening roll: ', g.opening.join('; '), '.') : '',
     h('table', { class: 'move-table' },
       h('thead', { class: 'sr-only' }, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'White'), h('th', { scope: 'col' }, 'Black'))),

@@ -8,6 +8,7 @@ import { drawTables } from './board-tables.js';
 import { drawGrasshopper, actionKeys } from './board-grasshopper.js';
 import { drawHalma, moveEnds } from './board-halma.js';
 import { playSegments } from './tables-logic.js';
+import { resultFor, QUICK_STARTS } from './words.js';
 import { AnalysisPanel, bestBoard, decisionText, markBadge, markClass } from './analysis.js';
 import { ruleLink } from './rules.js';
 import { clockChoices, customClock } from './clock.js';
@@ -37,16 +38,56 @@ function guestForm(app, onDone) {
 
 // ---- lobby ------------------------------------------------------------------------------
 
+const newGameKey = id => `tabula.newGame.${id}`;
+
+/** The New game form's last settings of player `id` on this browser, or null. */
+function loadNewGame(id) {
+  try {
+    const v = JSON.parse(localStorage.getItem(newGameKey(id)) || 'null');
+    return v && typeof v === 'object' ? v : null;
+  } catch (e) { return null; }
+}
+
+function saveNewGame(id, values) {
+  try { localStorage.setItem(newGameKey(id), JSON.stringify(values)); } catch (e) { /* private mode: not kept */ }
+}
+
+/** One click for the common games: backgammon 1- and 5-point matches against each bot, a
+ * money game against a bot, and an open seat for a person (js/words.js: QUICK_STARTS). */
+function quickStart(app) {
+  const msg = h('p', { class: 'message', role: 'alert', 'data-testid': 'quick-message' });
+  const start = async (q, button) => {
+    button.disabled = true;
+    try {
+      const created = await post('/api/games', { options: q.options, opponent: q.opponent, color: 'white', client_seed: randomHex(12) });
+      app.navigate(`/game/${created.id}`);
+    } catch (err) {
+      button.disabled = false;
+      msg.textContent = `The server refused: ${err.message}`;
+      msg.className = 'message error';
+    }
+  };
+  const rows = QUICK_STARTS.map(r => h('div', { class: 'quick-row', role: 'group', 'aria-label': r.label },
+    h('span', { class: 'quick-label' }, r.label),
+    r.choices.map(q => {
+      const b = h('button', { type: 'button', 'data-testid': `quick-${q.id}`, title: q.title, onclick: () => start(q, b) }, q.text);
+      return b;
+    })));
+  return h('section', { class: 'card quick', 'data-testid': 'quick-start' }, h('h2', {}, 'Quick start'),
+    h('p', { class: 'small muted' }, 'Backgammon in one click, you play White; the form below has every option.'), rows, msg);
+}
+
 export async function lobbyPage(app, main) {
   document.title = 'Lobby — Tabula';
   const root = clear(main);
   root.append(h('h1', {}, 'Lobby'));
   if (!app.me) {
-    root.append(h('section', { class: 'card' }, h('h2', {}, 'Welcome'),
+    // a visitor is asked who they are first: the quick start and the form come after
+    root.append(h('section', { class: 'card', 'data-testid': 'welcome' }, h('h2', {}, 'Welcome'),
       h('p', {}, 'Play backgammon, Never-Finishing, Grasshopper and Grasshopper (Halma) against bots or people. ',
-        h('a', { href: '/login', 'data-link': true }, 'Log in or register'), ', or:'),
+        'To start a game, ', h('a', { href: '/login', 'data-link': true }, 'log in or register'), ', or:'),
       guestForm(app, () => lobbyPage(app, main))));
-  }
+  } else root.append(quickStart(app));
 
   // create a game
   const game = select('opt-game', Object.entries(GAME_NAMES), 'backgammon');
@@ -102,8 +143,20 @@ export async function lobbyPage(app, main) {
     clock.value = clockOptions.some(o => o.value === was) ? was : 'none';
     customClockFields.hidden = clock.value !== 'custom';
   };
+  // the last settings of this player on this browser come back (the seed is new each time)
+  const remembered = { game, matchLength, crawford, practice, beavers, jacoby, autoDoubles, checkers, size, evacuation, opponent, level, color, clock, clockDelay, clockReserve };
+  const saved = app.me ? loadNewGame(app.me.id) : null;
+  const restore = keys => {
+    for (const k of keys) {
+      const el = remembered[k], v = saved[k];
+      if (v === undefined || v === null) continue;
+      if (el.type === 'checkbox') el.checked = !!v; else el.value = String(v);
+    }
+  };
+  if (saved) restore(Object.keys(remembered).filter(k => k !== 'clock'));
   for (const el of [game, matchLength, opponent, clock]) el.addEventListener('input', sync);
   sync();
+  if (saved && saved.clock) { restore(['clock']); sync(); } // the clock's choices follow the game
 
   const form = h('form', { class: 'card create', 'data-testid': 'create-form', onsubmit: async e => {
     e.preventDefault();
@@ -125,6 +178,7 @@ export async function lobbyPage(app, main) {
       : (clockOptions.find(o => o.value === clock.value) || {}).clock || undefined;
     try {
       const created = await post('/api/games', { options, opponent: opp, color: color.value, client_seed: seed.value || undefined, unrated: practice.checked, clock: chosenClock });
+      saveNewGame(app.me.id, Object.fromEntries(Object.entries(remembered).map(([k, el]) => [k, el.type === 'checkbox' ? el.checked : el.value])));
       app.navigate(`/game/${created.id}`);
     } catch (err) {
       msg.textContent = `The server refused: ${err.message}`;
@@ -137,7 +191,7 @@ export async function lobbyPage(app, main) {
     field('Practice game', practice, 'not rated for either side; against a bot you may ask for hints'),
     h('details', {}, h('summary', {}, 'Dice seed'), field('Your client seed', seed, 'mixed into the dice; see docs/dice.md'))),
   h('button', { type: 'submit', class: 'primary', 'data-testid': 'create-game' }, 'Create game'), msg);
-  root.append(form);
+  if (app.me) root.append(form);
 
   const lists = h('div', { class: 'lists' });
   root.append(lists);
@@ -259,10 +313,9 @@ export async function playerPage(app, main, id) {
       h('thead', {}, h('tr', {}, ['When', 'Game', 'Colour', 'Opponent', 'Result', ''].map(t => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, games.map(g => {
         const color = g.white && g.white.id === id ? 'white' : 'black';
-        let result = g.state;
-        if (g.state === 'finished') result = g.winner ? (g.winner === color ? `won ${g.points}` : `lost ${g.points}`) : 'draw';
+        const result = resultFor(g, color);
         return h('tr', {},
-          h('td', {}, when(g.created_ms)), h('td', {}, GAME_NAMES[g.game] || g.game), h('td', {}, color),
+          h('td', {}, when(g.created_ms)), h('td', {}, GAME_NAMES[g.game] || g.game, g.description ? h('small', { class: 'muted' }, `, ${g.description}`) : null), h('td', {}, color),
           h('td', {}, playerLink(g[other(color)])), h('td', {}, result),
           h('td', {}, h('a', { href: g.state === 'finished' ? `/replay/${g.id}` : `/game/${g.id}`, 'data-link': true }, g.state === 'finished' ? 'replay' : 'open')));
       }))) : h('p', { class: 'muted' }, 'No games yet.')));

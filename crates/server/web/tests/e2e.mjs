@@ -90,9 +90,10 @@ async function createGame(page, o) {
   await page.selectOption('[data-testid=opt-opponent]', o.opponent || 'bot');
   if ((o.opponent || 'bot') === 'bot') await page.selectOption('[data-testid=opt-level]', o.level || 'easy');
   await page.selectOption('[data-testid=opt-color]', o.color || 'white');
+  // the form remembers the last game's settings: no clock unless one is asked for
+  await page.selectOption('[data-testid=opt-clock]', o.clock || 'none');
   if (o.clock) {
     // a clock preset, or 'custom' with o.delay (seconds) and o.reserve (minutes, decimals allowed)
-    await page.selectOption('[data-testid=opt-clock]', o.clock);
     if (o.clock === 'custom') {
       await page.fill('[data-testid=opt-clock-delay]', String(o.delay));
       await page.fill('[data-testid=opt-clock-reserve]', String(o.reserve));
@@ -375,6 +376,9 @@ await scenario('2: two guests play a 2-point backgammon match through the invita
   const api = await a.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
   if (api.state !== 'finished') fail(`the server says ${api.state}`);
   if (!api.view.cube || api.view.cube.value < 2) fail(`the cube ended at ${JSON.stringify(api.view.cube)}`);
+  // you_joined_the_game_is_not_shown_after_the_game_ended (issue 30)
+  const bobSays = await b.textContent('[data-testid=message]');
+  if (/You joined/.test(bobSays)) fail(`after the game, Bob's page still says "${bobSays}"`);
   // the spectator, reconnected once, lists every event of the game
   await watcher.waitForFunction(n => document.querySelector('[data-testid=move-list]').dataset.version === String(n), api.version, { timeout: 8000 })
     .catch(async () => fail(`the spectator's move list reached version ${await watcher.$eval('[data-testid=move-list]', e => e.dataset.version)} of ${api.version}`));
@@ -479,8 +483,15 @@ await scenario('5b: the player page lists the games and ratings; the replay slid
   if (await page.$('[data-testid=standings]')) fail('a guest has ratings');
   const games = await page.$$eval('[data-testid=player-games] tbody tr', r => r.length);
   if (games < 4) fail(`the player page lists ${games} games`);
+  // the player page tells a match from a game: "lost the 1-point match by 3 points"
+  const results = await page.$$eval('[data-testid=player-games] tbody tr td:nth-child(5)', l => l.map(e => e.textContent));
+  if (!results.some(r => /^(won|lost) the 1-point match/.test(r))) fail(`no match result in words on the player page: ${results}`);
   await page.goto(`${BASE}/replay/${finished.backgammon}`);
   await page.waitForSelector('[data-testid=replay-slider]');
+  // the_replay_page_shows_no_null_before_any_analysis (issue 30)
+  await page.waitForSelector('[data-testid=analysis] [data-testid=analyse]');
+  const analysisText = await page.textContent('[data-testid=analysis]');
+  if (/\bnull\b/.test(analysisText)) fail(`the Analysis section reads "${analysisText}"`);
   const max = Number(await page.getAttribute('[data-testid=replay-slider]', 'max'));
   if (!(max > 2)) fail(`the record has ${max} steps`);
   await page.click('[data-testid=replay-first]');
@@ -936,7 +947,9 @@ await scenario('10: open seats show their options in words (and practice games s
   visitor.on('response', r => { if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`); });
   for (const path of ['/', '/login']) {
     await visitor.goto(`${BASE}${path}`);
-    await visitor.waitForSelector(path === '/' ? '[data-testid=create-form]' : '[data-testid=guest-form]');
+    await visitor.waitForSelector('[data-testid=guest-form]');
+    // a_visitor_is_asked_to_log_in_before_the_form (issue 30): no form to fill in first
+    if (path === '/' && (await visitor.$('[data-testid=create-form]') || await visitor.$('[data-testid=quick-start]'))) fail('a visitor is shown the New game form before logging in');
     await visitor.waitForTimeout(300);
     const text = await visitor.textContent('main');
     if (/\bnull\b/.test(text)) fail(`the visitor's ${path} shows "null": ${text.slice(0, 200)}`);
@@ -946,7 +959,7 @@ await scenario('10: open seats show their options in words (and practice games s
   // the header keeps one line, and its height, on a phone before and after logging in
   const phone = await newPage({ width: 390, height: 800 });
   await phone.goto(`${BASE}/`);
-  await phone.waitForSelector('[data-testid=create-form]');
+  await phone.waitForSelector('[data-testid=guest-form]');
   const headerHeight = () => phone.$eval('header.top', e => e.getBoundingClientRect().height);
   const before = await headerHeight();
   await guest(phone, 'a-rather-long-guest-name');
@@ -1859,6 +1872,174 @@ await scenario('18: two guests finish a Grasshopper game by invitation; a rematc
   checkErrors(b, 'dave');
   await a.context().close();
   await b.context().close();
+});
+
+// ---- scenario 20: drag and drop ----------------------------------------------------------
+
+/** The centre of a board element, in page pixels. */
+async function centre(page, testid) {
+  const b = await page.locator(`[data-testid="${testid}"]`).boundingBox();
+  if (!b) fail(`no ${testid} on the board`);
+  const under = await page.evaluate(({ x, y }) => { const e = document.elementFromPoint(x, y); return e && (e.getAttribute('data-testid') || e.tagName); }, { x: b.x + b.width / 2, y: b.y + b.height / 2 });
+  if (under !== testid) fail(`${testid}'s centre is covered by ${under}`);
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
+
+/**
+ * Drags the piece on `from` with the mouse (or, with `touch` a CDP session, a finger): press,
+ * move past the threshold (the page picks the piece and lights its destinations), then to the
+ * element `to(snap)` names, checking the ghost follows and the destination under it is lit,
+ * and release. Returns the destination's test id.
+ */
+async function drag(page, from, to, touch = null, shotName = null) {
+  const a = await centre(page, from);
+  const send = (type, p) => touch.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y }] : [] });
+  if (touch) await send('touchStart', a); else { await page.mouse.move(a.x, a.y); await page.mouse.down(); }
+  for (let i = 1; i <= 3; i++) {
+    const p = { x: a.x + 4 * i, y: a.y + 5 * i };
+    if (touch) await send('touchMove', p); else await page.mouse.move(p.x, p.y);
+  }
+  const mid = await snapshot(page);
+  if (!(await page.$('[data-testid=drag-ghost]'))) fail(`no piece follows the pointer from ${from}: ${JSON.stringify(await page.evaluate(() => ({ press: window.__tabulaGame.drag.press, selected: window.__tabulaGame.selected })))}`);
+  const dest = to(mid);
+  const b = await centre(page, dest);
+  for (let i = 1; i <= 4; i++) {
+    const p = { x: a.x + ((b.x - a.x) * i) / 4, y: a.y + ((b.y - a.y) * i) / 4 };
+    if (touch) await send('touchMove', p); else await page.mouse.move(p.x, p.y);
+  }
+  await page.waitForTimeout(50); // touch moves are delivered with the next frame
+  const ghost = await page.evaluate(() => {
+    const g = document.querySelector('[data-testid=drag-ghost]');
+    const over = document.querySelector('[data-testid=board] .hit.drag-over');
+    return g && { over: over ? over.getAttribute('data-testid') : null, box: g.getBoundingClientRect().toJSON() };
+  });
+  if (!ghost) fail(`the dragged piece from ${from} disappeared before the drop`);
+  const gx = ghost.box.x + ghost.box.width / 2, gy = ghost.box.y + ghost.box.height / 2;
+  if (Math.hypot(gx - b.x, gy - b.y) > 3) fail(`the piece is drawn at (${gx}, ${gy}), the pointer at (${b.x}, ${b.y})`);
+  if (mid.dests.includes(dest) && ghost.over !== dest) fail(`the destination ${dest} under the piece is not lit (${ghost.over})`);
+  if (shotName) await shot(page, shotName);
+  if (touch) await send('touchEnd', null); else await page.mouse.up();
+  clicks++;
+  return { dest, mid };
+}
+
+/** Rolls until a move of ours is due; returns the snapshot. */
+async function ourMove(page) {
+  const t = Date.now();
+  for (;;) {
+    const s = await snapshot(page);
+    if (s.sources.length && !s.buttons.includes('roll')) return s;
+    if (s.over) fail('the game ended before a move of ours');
+    if (s.buttons.includes('roll')) await page.click('[data-testid=roll]');
+    if (Date.now() - t > STEP_LIMIT_MS) fail(`no move decision reached: ${s.status}`);
+    await page.waitForTimeout(40);
+  }
+}
+
+await scenario('20: every board plays by drag and drop, mouse and touch: the piece follows the pointer, destinations light up, a drop on an illegal point puts it back and sends nothing', async () => {
+  for (const g of GAMES) {
+    const touchy = g.game === 'backgammon' || g.game === 'halma-grasshopper';
+    for (const touch of touchy ? [false, true] : [false]) {
+      const context = await browser.newContext(touch ? { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } : { viewport: { width: 1200, height: 820 } });
+      await context.addInitScript(() => { try { localStorage.setItem('tabula.preferences', '{"animation":"off"}'); } catch (e) { /* about:blank */ } });
+      const page = await context.newPage();
+      page.errors = [];
+      page.on('pageerror', e => page.errors.push(e.message));
+      page.setDefaultTimeout(10000);
+      const cdp = touch ? await context.newCDPSession(page) : null;
+      await guest(page, `dragger${touch ? 't' : 'm'}${g.game.length}`);
+      const id = await createGame(page, { ...g, opponent: 'bot', level: 'easy', color: 'white' });
+      const what = `${g.game}${touch ? ' (touch)' : ''}`;
+      let s = await ourMove(page);
+      // 1. a drop where the piece cannot go: it goes back, nothing is sent, nothing changes
+      const posts = [];
+      const onRequest = r => { if (r.method() !== 'GET') posts.push(`${r.method()} ${r.url()}`); };
+      page.on('request', onRequest);
+      const from = s.sources[0];
+      const all = await page.evaluate(() => [...document.querySelectorAll('[data-testid=board] .hit[data-key]')].map(e => e.getAttribute('data-testid')));
+      await drag(page, from, mid => {
+        const bad = all.find(t => t !== from && !mid.dests.includes(t) && !mid.sources.includes(t));
+        if (!bad) fail(`${what}: every point is a destination of ${from}`);
+        return bad;
+      }, cdp);
+      await page.waitForTimeout(300);
+      const back = await snapshot(page);
+      if (posts.length) fail(`${what}: an illegal drop sent ${posts.join(', ')}`);
+      if (back.version !== s.version) fail(`${what}: an illegal drop moved the version from ${s.version} to ${back.version}`);
+      if (back.dests.length || JSON.stringify(back.sources) !== JSON.stringify(s.sources)) fail(`${what}: after an illegal drop the board offers ${JSON.stringify(back)}`);
+      if (await page.$('[data-testid=drag-ghost]')) fail(`${what}: the dragged piece stayed drawn after the drop`);
+      page.off('request', onRequest);
+      // 2. legal drops until a whole move is made (backgammon: every die, then Confirm)
+      for (let n = 0; ; n++) {
+        if (n > 8) fail(`${what}: no move made in 8 drops`);
+        if (s.buttons.includes('confirm') || s.buttons.includes('choose-hit') || s.buttons.includes('choose-trap')) break;
+        const source = s.sources[n % s.sources.length];
+        const { dest } = await drag(page, source, mid => {
+          if (!mid.dests.length) fail(`${what}: picking ${source} by dragging lit no destination`);
+          return g.game === 'halma-grasshopper' ? halmaBest(mid.dests, 'white') : mid.dests[0];
+        }, cdp, n === 0 ? `drag-${g.game}-${touch ? 390 : 1200}` : null);
+        await page.waitForTimeout(100);
+        s = await snapshot(page);
+        if (await page.$('[data-testid=drag-ghost]')) fail(`${what}: the piece stayed drawn after its drop on ${dest}`);
+        if (!['backgammon', 'never-finishing'].includes(g.game)) break; // the dice-free games send the move at once
+        if (!s.sources.length) break;
+      }
+      for (const b of ['choose-hit', 'choose-trap']) if (s.buttons.includes(b)) { await page.click(`[data-testid=${b}]`); s = await snapshot(page); }
+      if (s.buttons.includes('confirm')) await page.click('[data-testid=confirm]');
+      await page.waitForFunction(async id => {
+        const log = (await (await fetch(`/api/games/${id}/record`)).json()).steps.map(st => st.event);
+        return log.some(e => e.kind === 'action' && e.actor === 'white' && !/^(roll|double|take|drop)/.test(e.payload));
+      }, id, { timeout: STEP_LIMIT_MS }).catch(() => fail(`${what}: the dragged move never reached the server`));
+      checkErrors(page, what);
+      await context.close();
+    }
+  }
+});
+
+// ---- scenario 21: the lobby's quick start and remembered settings -------------------------
+
+await scenario('21: the lobby offers one-click backgammon against each bot and a person, and the New game form comes back with the last settings', async () => {
+  const page = await newPage();
+  await guest(page, 'mochy_fan');
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('[data-testid=quick-start]');
+  for (const id of ['1pt-easy', '1pt-medium', '1pt-strong', '1pt-open', '5pt-easy', '5pt-strong', 'money-medium', 'money-open']) {
+    if (!(await page.$(`[data-testid=quick-${id}]`))) fail(`no quick start ${id}`);
+  }
+  // one click: a 5-point match against the medium bot, the guest White
+  await page.click('[data-testid=quick-5pt-medium]');
+  clicks++;
+  await page.waitForURL(/\/game\/[^/?]+$/);
+  await page.waitForSelector('[data-testid=board]');
+  let id = page.url().split('/game/')[1];
+  let g = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+  if (g.options.game !== 'backgammon' || g.options.match_length !== 5) fail(`the quick start made ${JSON.stringify(g.options)}`);
+  if (!g.black || g.black.id !== 'bot-medium' || !g.white || g.white.name !== 'mochy_fan') fail(`the quick start seated ${JSON.stringify([g.white, g.black])}`);
+  // a person: an open seat in the lobby
+  await page.goto(`${BASE}/`);
+  await page.click('[data-testid=quick-money-open]');
+  clicks++;
+  await page.waitForURL(/\/game\/[^/?]+$/);
+  id = page.url().split('/game/')[1];
+  g = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+  if (g.state !== 'waiting' || g.options.match_length != null) fail(`the money seat is ${g.state}, ${JSON.stringify(g.options)}`);
+  // the form: Never-Finishing, a 1-point match against the random bot as Black, a custom clock
+  await createGame(page, { game: 'never-finishing', matchLength: 1, opponent: 'bot', level: 'random', color: 'black', clock: 'custom', delay: 7, reserve: 2.5 });
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('[data-testid=create-form]');
+  const form = await page.evaluate(() => Object.fromEntries(['opt-game', 'opt-match-length', 'opt-opponent', 'opt-level', 'opt-color', 'opt-clock', 'opt-clock-delay', 'opt-clock-reserve']
+    .map(k => [k, document.querySelector(`[data-testid=${k}]`).value])));
+  const want = { 'opt-game': 'never-finishing', 'opt-match-length': '1', 'opt-opponent': 'bot', 'opt-level': 'random', 'opt-color': 'black', 'opt-clock': 'custom', 'opt-clock-delay': '7', 'opt-clock-reserve': '2.5' };
+  if (JSON.stringify(form) !== JSON.stringify(want)) fail(`the form came back as ${JSON.stringify(form)}`);
+  if (await page.isHidden('[data-testid=opt-clock-custom]')) fail('the remembered custom clock hides its fields');
+  // another player on the same browser starts from the defaults
+  await guest(page, 'someone_else');
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('[data-testid=create-form]');
+  if (await page.inputValue('[data-testid=opt-game]') !== 'backgammon') fail('the settings of one player came back for another');
+  await shot(page, 'lobby');
+  checkErrors(page, 'lobby');
+  await page.context().close();
 });
 
 await browser.close();

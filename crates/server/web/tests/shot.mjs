@@ -1,0 +1,10 @@
+import { chromium } from 'playwright-core';
+const [url, out, w, h] = process.argv.slice(2);
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: Number(w || 1200), height: Number(h || 900) } });
+page.on('pageerror', e => console.log('pageerror', e.message));
+await page.goto(url);
+await page.waitForTimeout(1500);
+console.log((await page.textContent('main')).slice(0, 1500));
+await page.screenshot({ path: out, fullPage: true });
+await browser.close();

@@ -1,0 +1,66 @@
+// Unit tests of the client's pure modules (no browser): `node --test unit.mjs`, run by
+// crates/cli/tests/browser.rs. Each test is named after the defect or rule it pins.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildMoveList, gameHeading } from '../js/move-list.js';
+import { resultFor, QUICK_STARTS } from '../js/words.js';
+import { takerView } from '../js/hint.js';
+
+const roll = (payload, actor = null) => ({ kind: 'roll', actor, payload, nonce: 'n' });
+const act = (actor, payload) => ({ kind: 'action', actor, payload });
+const numbered = events => events.map((e, i) => [i + 1, e]);
+
+test('the_never_finishing_opening_roll_is_no_move_of_its_own', () => {
+  // White wins the opening 6-4 and rolls both dice again (docs/rules/never-finishing.md)
+  const events = numbered([roll('6-4'), roll('5-2', 'white'), act('white', '24/19 24/22')]);
+  const [game] = buildMoveList(events, 'never-finishing', []);
+  assert.deepEqual(game.opening, ['White 6, Black 4: White starts']);
+  assert.equal(game.lines.length, 1);
+  assert.equal(game.lines[0].white.text, '52: 24/19 24/22');
+  assert.ok(!JSON.stringify(game.lines).includes('no move'), JSON.stringify(game.lines));
+});
+
+test('the_backgammon_opening_roll_is_played_by_its_winner', () => {
+  const events = numbered([roll('6-4'), act('white', '24/18 13/9')]);
+  const [game] = buildMoveList(events, 'backgammon', []);
+  assert.equal(game.lines[0].white.text, '64: 24/18 13/9');
+});
+
+test('a_lost_match_says_it_was_a_match', () => {
+  const g = { state: 'finished', winner: 'black', points: 1, description: '3-point match' };
+  assert.equal(resultFor(g, 'white'), 'lost the 3-point match by 1 point');
+  assert.equal(resultFor(g, 'black'), 'won the 3-point match by 1 point');
+  const money = { state: 'finished', winner: 'white', points: 2, description: 'money game, beavers, Jacoby rule' };
+  assert.equal(resultFor(money, 'white'), 'won 2 points');
+  assert.equal(resultFor({ state: 'finished', winner: null, points: 0 }, 'white'), 'draw');
+  assert.equal(resultFor({ state: 'playing' }, 'white'), 'playing');
+});
+
+test('facing_a_double_the_hint_is_for_the_taker', () => {
+  // the doubler's equities: double-take +0.4 (a take costs the taker 0.4), drop +1
+  const money = takerView({ unit: 'money', no_double: 0.3, double_take: 0.4, double_drop: 1 });
+  assert.deepEqual(money, { take: -0.4, drop: -1, proper: 'take' });
+  assert.equal(takerView({ unit: 'money', double_take: 1.3, double_drop: 1 }).proper, 'drop');
+  assert.equal(takerView({ unit: 'money', double_take: -0.2, double_drop: 1 }).proper, 'take (beaver where allowed)');
+  // match-winning chances: the taker's are the complement
+  const mwc = takerView({ unit: 'mwc', double_take: 0.7, double_drop: 0.75 });
+  assert.ok(Math.abs(mwc.take - 0.3) < 1e-12 && Math.abs(mwc.drop - 0.25) < 1e-12);
+  assert.equal(mwc.proper, 'take');
+});
+
+test('quick_starts_are_backgammon_against_each_bot_and_a_person', () => {
+  const ids = QUICK_STARTS.flatMap(r => r.choices.map(c => c.id));
+  assert.equal(new Set(ids).size, ids.length);
+  for (const q of QUICK_STARTS.flatMap(r => r.choices)) {
+    assert.equal(q.options.game, 'backgammon');
+    assert.ok(q.opponent.kind === 'open' || ['easy', 'medium', 'strong'].includes(q.opponent.level), q.id);
+  }
+  assert.deepEqual(QUICK_STARTS.map(r => r.label), ['1-point match', '5-point match', 'Money game']);
+});
+
+test('names_keep_their_case_in_the_move_list', () => {
+  const names = { white: 'mochy_fan', black: 'Tabula easy' };
+  assert.equal(gameHeading({ number: 3, scoreBefore: { white: 2, black: 0 } }, names), 'Game 3 — mochy_fan 2, Tabula easy 0');
+  assert.equal(gameHeading({ number: 1, scoreBefore: null }, names), 'Game 1');
+});
