@@ -12,7 +12,7 @@ use std::io::Write;
 use tabula_core::verifiable::{verify, DiceRecord};
 use tabula_core::ByColor;
 use tabula_server::games::{GameOptions, Table};
-use tabula_server::service::{replay_event, timed_out_view, timeout_outcome};
+use tabula_server::service::{ended_view, replay_event, server_end};
 use tabula_server::store::EventRow;
 
 /// Options of `tabula verify-dice`.
@@ -96,7 +96,7 @@ fn replay(value: &Value, dice: &DiceRecord) -> Result<usize, String> {
         .and_then(Value::as_array)
         .ok_or("`steps` is not a list")?;
     let mut rolls = dice.rolls.iter();
-    let mut timed_out = None;
+    let mut ended = None;
     for (i, step) in steps.iter().enumerate() {
         let event: EventRow =
             serde_json::from_value(step.get("event").cloned().unwrap_or_default())
@@ -125,15 +125,14 @@ fn replay(value: &Value, dice: &DiceRecord) -> Result<usize, String> {
                 event.payload
             )
         })?;
-        if event.kind == "timeout" {
-            timed_out = Some(
-                timeout_outcome(&table, &event)
-                    .map_err(|e| format!("event {} (timeout) is refused: {e}", i + 1))?,
-            );
+        if let Some(outcome) = server_end(&table, &event)
+            .map_err(|e| format!("event {} ({}) is refused: {e}", i + 1, event.kind))?
+        {
+            ended = Some(outcome);
         }
         let mut state = table.view(names);
-        if let Some(outcome) = &timed_out {
-            timed_out_view(&mut state, outcome, names);
+        if let Some(outcome) = &ended {
+            ended_view(&mut state, outcome, names);
         }
         same(state, step.get("state"), &format!("after event {}", i + 1))?;
     }
@@ -141,7 +140,7 @@ fn replay(value: &Value, dice: &DiceRecord) -> Result<usize, String> {
         return Err("the dice record has rolls that no event used".into());
     }
     let claimed = |key: &str| game.get(key).cloned().unwrap_or(Value::Null);
-    let outcome = timed_out.or_else(|| table.outcome());
+    let outcome = ended.or_else(|| table.outcome());
     let winner = outcome
         .and_then(|o| o.winner)
         .map(|c| Value::from(tabula_server::service::color_name(c)))

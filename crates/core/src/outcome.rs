@@ -60,6 +60,17 @@ pub enum EndReason {
     /// The loser's clock ran out (a server's time control; the rules engines never end a
     /// game so).
     TimeOut,
+    /// The loser resigned and the game ended at once, no answer asked: the games without a
+    /// resignation in their rules (Never-Finishing, Grasshopper, Halma), through the server.
+    Conceded,
+    /// The loser left a game against a bot untouched for `days` days; the server ended it as a
+    /// resignation.
+    Abandoned {
+        /// The whole days without a move (0 when the server allows less than a day).
+        days: u32,
+    },
+    /// A player called the game off before their first move (an unrated game): no result.
+    Aborted,
 }
 
 /// The size of a backgammon-family win, as a resignation offers it.
@@ -86,7 +97,7 @@ impl Level {
 
 impl EndReason {
     /// Every code, in the order of the variants: the values a client can meet.
-    pub const CODES: [&'static str; 19] = [
+    pub const CODES: [&'static str; 22] = [
         "single",
         "gammon",
         "backgammon",
@@ -106,6 +117,9 @@ impl EndReason {
         "ply-limit",
         "agreement",
         "time-out",
+        "resigned",
+        "abandoned",
+        "aborted",
     ];
 
     /// The stable code of this reason (kebab-case), as the API and JSON output give it.
@@ -130,6 +144,9 @@ impl EndReason {
             EndReason::PlyLimit { .. } => "ply-limit",
             EndReason::Agreement => "agreement",
             EndReason::TimeOut => "time-out",
+            EndReason::Conceded => "resigned",
+            EndReason::Abandoned { .. } => "abandoned",
+            EndReason::Aborted => "aborted",
         }
     }
 
@@ -201,6 +218,17 @@ impl EndReason {
             }
             EndReason::Agreement => "the players agreed to a draw".to_string(),
             EndReason::TimeOut => format!("{l} ran out of time on the clock"),
+            EndReason::Conceded => format!("{l} resigned"),
+            EndReason::Abandoned { days: 0 } => format!(
+                "{l} left the game untouched longer than allowed, which counts as resigning"
+            ),
+            EndReason::Abandoned { days: 1 } => {
+                format!("{l} left the game untouched for a day, which counts as resigning")
+            }
+            EndReason::Abandoned { days } => {
+                format!("{l} left the game untouched for {days} days, which counts as resigning")
+            }
+            EndReason::Aborted => "the game was called off before a move was made".to_string(),
         }
     }
 }
@@ -325,6 +353,9 @@ impl Outcome {
             )
         };
         match (self.session, self.winner) {
+            (None, None) if self.reason == EndReason::Aborted => {
+                format!("Aborted: {why}; no result, and nobody's rating moves.")
+            }
             (None, None) => format!("Drawn: {why}."),
             (None, Some(w)) => format!("{} wins {}: {why}.", names[w], points(self.points)),
             (Some(SessionEnd::Match { length, score }), winner) => format!(
@@ -450,6 +481,30 @@ mod tests {
                 "101st", "112th"
             ]
         );
+    }
+
+    #[test]
+    fn a_resignation_without_answer_an_abandoned_game_and_an_abort_say_so() {
+        let o = Outcome::win(Color::Black, 1, EndReason::Conceded);
+        assert_eq!(o.code(), "resigned");
+        assert_eq!(o.sentence(NAMES), "Bob wins 1 point: Ann resigned.");
+        let o = Outcome::win(Color::White, 2, EndReason::Abandoned { days: 7 });
+        assert_eq!(o.code(), "abandoned");
+        assert_eq!(
+            o.sentence(NAMES),
+            "Ann wins 2 points: Bob left the game untouched for 7 days, which counts as resigning."
+        );
+        let o = Outcome::draw(EndReason::Aborted);
+        assert_eq!(o.code(), "aborted");
+        assert!(!EndReason::Aborted.is_draw());
+        assert_eq!(
+            o.sentence(NAMES),
+            "Aborted: the game was called off before a move was made; no result, and nobody's \
+             rating moves."
+        );
+        for code in ["resigned", "abandoned", "aborted"] {
+            assert!(EndReason::CODES.contains(&code), "{code}");
+        }
     }
 
     #[test]

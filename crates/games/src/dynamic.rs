@@ -7,7 +7,7 @@ use crate::face::{apply_text, bot_text, Face, Finished};
 use serde_json::Value;
 use std::any::Any;
 use tabula_ai::Level;
-use tabula_core::{Color, DiceRoll, Game, Outcome, Status};
+use tabula_core::{Color, DiceRoll, EndReason, Game, Outcome, Status};
 
 /// A game of any kind, driven by text.
 pub trait AnyFace: Send + Sync {
@@ -33,6 +33,10 @@ pub trait AnyFace: Send + Sync {
     fn bot_text(&self, level: Level, seed: u64) -> Option<String>;
     /// The result when `loser` runs out of time now ([`Face::time_out`]).
     fn time_out(&self, loser: Color) -> Outcome;
+    /// The result when `loser` forfeits now for `reason` ([`Face::forfeit`]).
+    fn forfeit(&self, loser: Color, reason: EndReason) -> Outcome;
+    /// Whether resigning is an action of the game's rules ([`Face::RESIGNS_BY_RULES`]).
+    fn resigns_by_rules(&self) -> bool;
     /// A copy in a box.
     fn clone_box(&self) -> Box<dyn AnyFace>;
     /// The game itself, for what only one kind has (the backgammon analysis).
@@ -72,6 +76,12 @@ impl<F: Face> AnyFace for F {
     }
     fn time_out(&self, loser: Color) -> Outcome {
         Face::time_out(self, loser)
+    }
+    fn forfeit(&self, loser: Color, reason: EndReason) -> Outcome {
+        Face::forfeit(self, loser, reason)
+    }
+    fn resigns_by_rules(&self) -> bool {
+        F::RESIGNS_BY_RULES
     }
     fn clone_box(&self) -> Box<dyn AnyFace> {
         Box::new(self.clone())

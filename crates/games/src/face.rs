@@ -9,7 +9,7 @@
 use crate::error::ActionError;
 use serde_json::Value;
 use tabula_ai::{Bot, Level};
-use tabula_core::{ByColor, Color, Game, Outcome, Status};
+use tabula_core::{ByColor, Color, EndReason, Game, Outcome, Status};
 
 /// A game as the front ends drive it: actions in canonical text, a JSON view, its notation
 /// and its bots.
@@ -45,11 +45,21 @@ pub trait Face: Game + Clone + Send + Sync + 'static {
     fn games_over(&self) -> usize {
         0
     }
-    /// The result when `loser` runs out of time now ([`crate::time_out`]); by default the
-    /// game is lost (1 point).
-    fn time_out(&self, loser: Color) -> Outcome {
-        crate::time_out::game_lost(loser)
+    /// The result when `loser` forfeits now for `reason` (running out of time, resigning
+    /// through the server, abandoning a game; [`crate::time_out`]); by default the game is
+    /// lost (1 point).
+    fn forfeit(&self, loser: Color, reason: EndReason) -> Outcome {
+        crate::time_out::game_lost(loser, reason)
     }
+    /// The result when `loser` runs out of time now: [`Face::forfeit`] for
+    /// [`EndReason::TimeOut`].
+    fn time_out(&self, loser: Color) -> Outcome {
+        self.forfeit(loser, EndReason::TimeOut)
+    }
+    /// Whether a resignation is an action of the game's own rules (backgammon: offered at a
+    /// level, accepted or rejected); otherwise the server ends the game at once
+    /// ([`Face::forfeit`] with [`EndReason::Conceded`]).
+    const RESIGNS_BY_RULES: bool = false;
 }
 
 /// One finished game of a backgammon or Never-Finishing match or session.

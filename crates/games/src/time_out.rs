@@ -1,6 +1,8 @@
-//! What losing on time gives (docs/rules/*.md, "Clocks"): the clock belongs to the front end
-//! (the server's), so the rules engines know nothing of it, and each face makes the result
-//! from the position ([`crate::Face::time_out`]).
+//! What losing on time gives (docs/rules/*.md, "Clocks"), and the same for the other ways a
+//! front end ends a game for a player (resigning in a game whose rules have no resignation,
+//! abandoning a game): the clock and the server belong to the front end, so the rules engines
+//! know nothing of them, and each face makes the result from the position
+//! ([`crate::Face::forfeit`]; the reason travels with it).
 //!
 //! - A backgammon or Never-Finishing **match** is lost as a whole: the winner's score becomes
 //!   the match length.
@@ -25,14 +27,19 @@ pub(crate) fn level(p: &Position, backgammons: bool) -> u32 {
     }
 }
 
-/// The match awarded to `winner`.
-pub(crate) fn match_lost(winner: Color, length: u32, score: ByColor<u32>) -> Outcome {
+/// The match awarded to `winner`, the last game ended for `reason`.
+pub(crate) fn match_lost(
+    winner: Color,
+    length: u32,
+    score: ByColor<u32>,
+    reason: EndReason,
+) -> Outcome {
     let mut score = score;
     score[winner] = score[winner].max(length);
-    Outcome::from_session(SessionEnd::Match { length, score }, EndReason::TimeOut)
+    Outcome::from_session(SessionEnd::Match { length, score }, reason)
 }
 
-/// A single game lost on time (1 point).
-pub(crate) fn game_lost(loser: Color) -> Outcome {
-    Outcome::win(loser.other(), 1, EndReason::TimeOut)
+/// A single game lost (1 point) for `reason`.
+pub(crate) fn game_lost(loser: Color, reason: EndReason) -> Outcome {
+    Outcome::win(loser.other(), 1, reason)
 }

@@ -14,6 +14,7 @@
 //! | `TABULA_ANALYSIS_THREADS` | 0 to 64 | 1 |
 //! | `TABULA_ANALYSIS_QUEUE` | a positive whole number | 64 |
 //! | `TABULA_BOT_DELAY_MS` | 0 to 10,000 | [`BOT_DELAY_MS`] |
+//! | `TABULA_ABANDON_AFTER_SECS` | 1 to 31,536,000 (a year) | [`ABANDON_AFTER_SECS`] (7 days) |
 //! | `TABULA_SQLITE_MAX_MB` | a whole number of mebibytes (0: no cap) | no cap |
 //! | `TABULA_WEB_DIR` | a folder | the files built into the binary |
 
@@ -30,6 +31,10 @@ pub const BOT_DELAY_MS: u64 = 700;
 /// The longest pause `TABULA_BOT_DELAY_MS` may ask for, in milliseconds.
 pub const MAX_BOT_DELAY_MS: u64 = 10_000;
 
+/// How long a game against a bot may stand untouched before the server ends it as the
+/// person's resignation ([`crate::abandon`]): 7 days, in seconds.
+pub const ABANDON_AFTER_SECS: u64 = 7 * 24 * 3600;
+
 /// How to run the server.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -45,6 +50,8 @@ pub struct Config {
     pub analysis: AnalysisSettings,
     /// How long a bot waits before each decision.
     pub bot_delay: Duration,
+    /// How long a game against a bot may stand untouched before it ends ([`crate::abandon`]).
+    pub abandon_after: Duration,
     /// A cap on the SQLite file's size, in bytes (`None`: no cap).
     pub sqlite_max_bytes: Option<u64>,
     /// A folder to serve the browser client from instead of the built-in files.
@@ -61,6 +68,7 @@ impl Config {
             accounts: Settings::default(),
             analysis: AnalysisSettings::default(),
             bot_delay: Duration::from_millis(BOT_DELAY_MS),
+            abandon_after: Duration::from_secs(ABANDON_AFTER_SECS),
             sqlite_max_bytes: None,
             web_dir: None,
         }
@@ -133,6 +141,9 @@ impl Config {
         }
         if let Some(ms) = env.between("TABULA_BOT_DELAY_MS", 0, MAX_BOT_DELAY_MS)? {
             c.bot_delay = Duration::from_millis(ms);
+        }
+        if let Some(s) = env.between("TABULA_ABANDON_AFTER_SECS", 1, 365 * 24 * 3600)? {
+            c.abandon_after = Duration::from_secs(s);
         }
         if let Some(mb) = env.mebibytes("TABULA_SQLITE_MAX_MB")? {
             c.sqlite_max_bytes = (mb > 0).then(|| mb.saturating_mul(1024 * 1024));

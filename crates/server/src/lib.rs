@@ -15,13 +15,14 @@
 //! - [`auth`]: guests, users, sessions, API tokens; [`accounts`]: bounded password hashing,
 //!   login throttling, lifetimes; [`names`]: name rules; [`bots`]: bots playing in the server;
 //!   [`referee`]: the server's own rolls and time-outs; [`hook`]: the one post-commit hook
-//!   that starts both;
+//!   that starts both; [`abandon`]: games against a bot left untouched, ended;
 //! - [`analysis`]: analysis jobs of finished backgammon games, shared by the instances;
 //! - [`live`]: WebSocket fan-out; [`api`]: the HTTP routes and OpenAPI;
 //! - [`listen`]: the accept loop (timeouts, connection cap, graceful shutdown);
 //!   [`guard`]: the middleware on every route (security headers, request timeout, JSON
 //!   errors for bad paths); [`web`]: the browser client's files.
 
+pub mod abandon;
 pub mod accounts;
 pub mod analysis;
 pub mod api;
@@ -71,6 +72,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     tracing::info!(resumed, "bot games resumed");
     let watched = referee::resume_all(&state).await?;
     tracing::info!(watched, "games with clocks or bots watched");
+    abandon::spawn(state.clone());
     let app = api::router(state.clone())
         .layer(axum::middleware::from_fn_with_state(
             config.limits.request_timeout,

@@ -13,6 +13,7 @@ mod flows;
 mod idempotency;
 mod instances;
 mod lean;
+mod leaving;
 mod proxy;
 mod rematch_prefs;
 mod security_accounts;

@@ -119,8 +119,14 @@ async fn preferences_are_kept_per_player_and_bad_ones_change_nothing() {
     assert_eq!(p["animation"], "normal");
     assert_eq!(p["orientation"], "home-right");
     assert_eq!(p["auto_roll"], false);
+    // issue 30: the tab's title on your turn is on by default, the tone off
+    assert_eq!(
+        (&p["turn_title"], &p["turn_sound"]),
+        (&json!(true), &json!(false))
+    );
     let wanted = json!({"auto_roll": true, "auto_confirm": true, "auto_pass": false,
-        "animation": "slow", "orientation": "home-left", "colours": "contrast"});
+        "animation": "slow", "orientation": "home-left", "colours": "contrast",
+        "turn_title": false, "turn_sound": true});
     let (s, p) = c.put_json("/api/me/preferences", wanted.clone()).await;
     assert_eq!((s, &p), (200, &wanted));
     for bad in [

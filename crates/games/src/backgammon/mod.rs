@@ -67,6 +67,7 @@ fn word(text: &str) -> Option<Action> {
 
 impl Face for Backgammon {
     const DICE: bool = true;
+    const RESIGNS_BY_RULES: bool = true;
 
     fn text(&self, action: &Action) -> String {
         match *action {
@@ -168,10 +169,12 @@ impl Face for Backgammon {
         self.results().len()
     }
 
-    fn time_out(&self, loser: Color) -> Outcome {
+    fn forfeit(&self, loser: Color, reason: EndReason) -> Outcome {
         let winner = loser.other();
         match self.options().mode {
-            Mode::Match { length, .. } => match_lost(winner, u32::from(length), self.score()),
+            Mode::Match { length, .. } => {
+                match_lost(winner, u32::from(length), self.score(), reason)
+            }
             Mode::Money { jacoby, .. } => {
                 let game = self.game();
                 let cube = game.cube();
@@ -182,7 +185,7 @@ impl Face for Backgammon {
                 } else {
                     level(&game.board_for(winner), true)
                 };
-                Outcome::win(winner, level * cube.value(), EndReason::TimeOut)
+                Outcome::win(winner, level * cube.value(), reason)
             }
         }
     }

@@ -112,15 +112,15 @@ impl Face for NeverFinishing {
         self.results().len()
     }
 
-    fn time_out(&self, loser: Color) -> Outcome {
+    fn forfeit(&self, loser: Color, reason: EndReason) -> Outcome {
         let winner = loser.other();
         match self.options().scoring {
-            Scoring::Match { length } => match_lost(winner, u32::from(length), self.score()),
-            Scoring::Money { .. } => Outcome::win(
-                winner,
-                level(&self.game().board_for(winner), false),
-                EndReason::TimeOut,
-            ),
+            Scoring::Match { length } => {
+                match_lost(winner, u32::from(length), self.score(), reason)
+            }
+            Scoring::Money { .. } => {
+                Outcome::win(winner, level(&self.game().board_for(winner), false), reason)
+            }
         }
     }
 

@@ -519,6 +519,113 @@ pub async fn act(
     reply(&state, &game, &me.id, q.reply).await
 }
 
+/// A resignation or an abort.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EndRequest {
+    /// If given, the request is refused (409 `stale_version`) unless the game is at it.
+    #[serde(default)]
+    pub version: Option<i64>,
+}
+
+fn check_version(g: &Loaded, version: Option<i64>) -> Result<(), ApiError> {
+    match version {
+        Some(v) if v != g.row.version => Err(ApiError::conflict(
+            "stale_version",
+            format!("the game is at version {}, not {v}", g.row.version),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Resign a Never-Finishing, Grasshopper or Halma game (either player, at any time while it
+/// is played): it ends at once, lost as running out of time would lose it (a Never-Finishing
+/// match as a whole; a money game at the level the position holds; Grasshopper and Halma 1
+/// point), the reason `resigned`. Backgammon resigns through its own actions (`resign single`,
+/// `gammon`, `backgammon`, which the opponent accepts or rejects): 409 `resign_by_action`.
+#[utoipa::path(post, path = "/api/games/{id}/resign", request_body = EndRequest, params(ReplyQuery),
+    responses((status = 200, body = GameView), (status = 403, body = crate::error::ErrorBody),
+        (status = 409, body = crate::error::ErrorBody)))]
+pub async fn resign(
+    State(state): State<AppState>,
+    Auth(me): Auth,
+    Path(id): Path<String>,
+    Query(q): Query<ReplyQuery>,
+    Json(req): Json<EndRequest>,
+) -> Result<axum::response::Response, ApiError> {
+    let game = state
+        .change(&id, |g| {
+            let color = playing_seat(g, &me.id)?;
+            check_version(g, req.version)?;
+            if g.table.resigns_by_rules() {
+                return Err(ApiError::conflict(
+                    "resign_by_action",
+                    "backgammon resigns through its own actions: resign single, resign gammon \
+                     or resign backgammon, which the opponent accepts or rejects",
+                ));
+            }
+            if g.ended.is_some() || g.table.outcome().is_some() {
+                return Err(ApiError::conflict("game_over", "the game is over"));
+            }
+            Ok(Change::Resign(color))
+        })
+        .await?;
+    reply(&state, &game, &me.id, q.reply).await
+}
+
+/// Call off a game that is not rated before your first move (a practice game, a game with a
+/// guest, or a game still waiting for its second player): it ends with no result (state
+/// `aborted`, reason `aborted`) and leaves the lists. 409 `not_abortable` once you have
+/// moved or when the game is rated.
+#[utoipa::path(post, path = "/api/games/{id}/abort", request_body = EndRequest, params(ReplyQuery),
+    responses((status = 200, body = GameView), (status = 403, body = crate::error::ErrorBody),
+        (status = 409, body = crate::error::ErrorBody)))]
+pub async fn abort(
+    State(state): State<AppState>,
+    Auth(me): Auth,
+    Path(id): Path<String>,
+    Query(q): Query<ReplyQuery>,
+    Json(req): Json<EndRequest>,
+) -> Result<axum::response::Response, ApiError> {
+    let game = state
+        .change(&id, |g| {
+            let color = g.row.color_of(&me.id).ok_or_else(|| {
+                ApiError::forbidden("not_a_player", "you do not play in this game")
+            })?;
+            if !matches!(g.row.state.as_str(), "waiting" | "playing") {
+                return Err(ApiError::conflict("game_over", "the game is over"));
+            }
+            check_version(g, req.version)?;
+            if g.acted[color] {
+                return Err(ApiError::conflict(
+                    "not_abortable",
+                    "you have moved in this game: resign instead",
+                ));
+            }
+            if is_rated(g) {
+                return Err(ApiError::conflict(
+                    "not_abortable",
+                    "a rated game cannot be called off: resign instead",
+                ));
+            }
+            Ok(Change::Abort(color))
+        })
+        .await?;
+    reply(&state, &game, &me.id, q.reply).await
+}
+
+/// Whether the game counts for ratings when it ends (docs/protocol.md, "Ratings"): not a
+/// practice game, and both seats taken by players whose kinds are rated against each other.
+fn is_rated(g: &Loaded) -> bool {
+    if g.row.rated == Some(0) {
+        return false;
+    }
+    match (&g.players.white, &g.players.black) {
+        (Some(w), Some(b)) => crate::ratings::rated_kinds(&w.kind, &b.kind),
+        _ => false,
+    }
+}
+
 /// Refuses an action or roll of a player whose time has run out (the server ends the game at
 /// once; this closes the window before it does).
 fn check_time(g: &Loaded, color: Color) -> Result<(), ApiError> {
@@ -538,7 +645,7 @@ fn playing_seat(g: &Loaded, player: &str) -> Result<Color, ApiError> {
             "not_started",
             "the game waits for its second player",
         )),
-        "finished" => Err(ApiError::conflict("game_over", "the game is over")),
+        "finished" | "aborted" => Err(ApiError::conflict("game_over", "the game is over")),
         _ => Ok(color),
     }
 }

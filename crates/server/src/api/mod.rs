@@ -61,6 +61,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/join", post(games::join))
         .route("/api/games/{id}/actions", post(games::act))
         .route("/api/games/{id}/roll", post(games::roll))
+        .route("/api/games/{id}/resign", post(games::resign))
+        .route("/api/games/{id}/abort", post(games::abort))
         .route("/api/games/{id}/rematch", post(rematch::offer))
         .route("/api/games/{id}/rematch/decline", post(rematch::decline))
         .route("/api/games/{id}/events", get(records::events))
@@ -120,6 +122,19 @@ pub struct GameSummary {
     /// created as practice (`unrated`), null while a seat is empty. See docs/protocol.md,
     /// "Ratings".
     pub rated: Option<bool>,
+    /// Lobby's open seats only: the rating, in this game, of the registered player waiting
+    /// at the game (absent for a guest, or a player not yet rated in it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting_rating: Option<SeatRating>,
+}
+
+/// A waiting player's rating as an open seat shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SeatRating {
+    /// The Glicko-2 rating, rounded.
+    pub rating: i64,
+    /// Whether it is still provisional (few rated opponents so far).
+    pub provisional: bool,
 }
 
 /// The summary of `row`.
@@ -172,6 +187,7 @@ pub fn summary_of(
         commitment: row.commitment.clone(),
         created_ms: row.created_ms,
         rated,
+        waiting_rating: None,
     }
 }
 
@@ -202,8 +218,23 @@ pub async fn lobby(State(state): State<AppState>) -> Result<crate::error::Json<L
 pub async fn lobby_now(state: &AppState) -> Result<Lobby, ApiError> {
     let open = state.db.open_games(100).await?;
     let playing = state.db.playing_games(100).await?;
+    let mut open_seats = summaries(state, &open).await?;
+    for seat in &mut open_seats {
+        let waiting = seat.white.as_ref().or(seat.black.as_ref());
+        let Some(p) = waiting.filter(|p| p.kind == "user") else {
+            continue;
+        };
+        let standings = state.db.standings(&p.id).await?;
+        seat.waiting_rating = standings
+            .into_iter()
+            .find(|(game, _)| *game == seat.game)
+            .map(|(_, s)| SeatRating {
+                rating: s.rating.round() as i64,
+                provisional: s.provisional,
+            });
+    }
     Ok(Lobby {
-        open: summaries(state, &open).await?,
+        open: open_seats,
         playing: summaries(state, &playing).await?,
     })
 }

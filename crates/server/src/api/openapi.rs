@@ -35,6 +35,8 @@ use utoipa::OpenApi;
         super::games::get,
         super::games::act,
         super::games::roll,
+        super::games::resign,
+        super::games::abort,
         super::records::events,
         super::records::record,
         super::records::export,

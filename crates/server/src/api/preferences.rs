@@ -50,7 +50,7 @@ pub enum Colours {
 
 /// A player's preferences. Every field has a default, so a stored value from an older
 /// client still reads.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Preferences {
     /// Roll automatically when no cube decision is possible.
@@ -71,6 +71,31 @@ pub struct Preferences {
     /// The board's colours.
     #[serde(default)]
     pub colours: Colours,
+    /// Say "Your move" in the tab's title while it is your turn (default on).
+    #[serde(default = "on")]
+    pub turn_title: bool,
+    /// A tone when your turn begins and at 10 s left on your clock (default off).
+    #[serde(default)]
+    pub turn_sound: bool,
+}
+
+fn on() -> bool {
+    true
+}
+
+impl Default for Preferences {
+    fn default() -> Preferences {
+        Preferences {
+            auto_roll: false,
+            auto_confirm: false,
+            auto_pass: false,
+            animation: Animation::default(),
+            orientation: Orientation::default(),
+            colours: Colours::default(),
+            turn_title: true,
+            turn_sound: false,
+        }
+    }
 }
 
 /// The logged-in player's preferences (the defaults until saved).

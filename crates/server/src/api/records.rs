@@ -74,15 +74,15 @@ pub async fn record(
     let names = game.names();
     let start = table.view(names);
     let mut steps = Vec::with_capacity(events.len());
-    let mut timed_out = None;
+    let mut ended = None;
     for event in events {
         crate::service::replay_event(&mut table, &event)?;
-        if event.kind == "timeout" {
-            timed_out = Some(crate::service::timeout_outcome(&table, &event)?);
+        if let Some(outcome) = crate::service::server_end(&table, &event)? {
+            ended = Some(outcome);
         }
         let mut state = table.view(names);
-        if let Some(outcome) = &timed_out {
-            crate::service::timed_out_view(&mut state, outcome, names);
+        if let Some(outcome) = &ended {
+            crate::service::ended_view(&mut state, outcome, names);
         }
         steps.push(RecordStep { event, state });
     }

@@ -156,6 +156,8 @@ fn ranged_variables_refuse_values_out_of_range() {
         ("TABULA_ANALYSIS_THREADS", "-1", "0 to 64"),
         ("TABULA_BOT_DELAY_MS", "10001", "0 to 10000"),
         ("TABULA_BOT_DELAY_MS", "fast", "0 to 10000"),
+        ("TABULA_ABANDON_AFTER_SECS", "0", "1 to 31536000"),
+        ("TABULA_ABANDON_AFTER_SECS", "a week", "1 to 31536000"),
     ] {
         assert_eq!(
             refusal(name, bad),

@@ -16,7 +16,7 @@ pub(crate) use tabula_games::backgammon::board_json;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tabula_ai::Level;
-use tabula_core::{ByColor, Color, DiceRoll, Game, GameId, Outcome, SessionEnd, Status};
+use tabula_core::{ByColor, Color, DiceRoll, EndReason, Game, GameId, Outcome, SessionEnd, Status};
 use tabula_games::{backgammon, grasshopper, halma, never_finishing, AnyFace, Face};
 use utoipa::ToSchema;
 
@@ -367,6 +367,18 @@ impl Table {
     /// docs/rules/*.md, "Clocks").
     pub fn time_out(&self, loser: Color) -> Outcome {
         self.0.time_out(loser)
+    }
+
+    /// The result when `loser` forfeits now for `reason` ([`Face::forfeit`]: a resignation
+    /// through the server, an abandoned game).
+    pub fn forfeit(&self, loser: Color, reason: EndReason) -> Outcome {
+        self.0.forfeit(loser, reason)
+    }
+
+    /// Whether the game resigns through an action of its rules (backgammon) rather than
+    /// through the server ([`Face::RESIGNS_BY_RULES`]).
+    pub fn resigns_by_rules(&self) -> bool {
+        self.0.resigns_by_rules()
     }
 }
 

@@ -109,7 +109,7 @@ impl App {
     /// Tells watchers here (the other instances heard of it from the commit itself, by
     /// `NOTIFY` on PostgreSQL: [`writer`]).
     fn published(&self, game: &Loaded, event: EventRow) {
-        if event.kind == "join" || game.row.state == "finished" {
+        if event.kind == "join" || matches!(game.row.state.as_str(), "finished" | "aborted") {
             self.hub.lobby_changed();
         }
         // The view is worked out only for watchers here (one subscribing meanwhile catches
@@ -169,24 +169,29 @@ fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
     game.memo = Arc::default();
     let version = game.row.version + 1;
     let at_ms = now_ms();
-    let event = match change {
-        Change::TimeOut(loser) => {
-            if game.timed_out.is_some() || game.table.outcome().is_some() {
-                return Err(ApiError::conflict("game_over", "the game is over"));
-            }
-            game.timed_out = Some(game.time_out_outcome(loser));
-            EventRow {
-                version,
-                kind: "timeout".into(),
-                actor: Some(color_name(loser).into()),
-                payload: String::new(),
-                nonce: None,
-                at_ms,
-            }
+    // An event by which the server ends the game: its kind, the player and the payload.
+    let ending = |game: &Loaded, kind: &str, player: Color, payload: String| {
+        if game.ended.is_some() || game.table.outcome().is_some() {
+            return Err(ApiError::conflict("game_over", "the game is over"));
         }
+        Ok(EventRow {
+            version,
+            kind: kind.into(),
+            actor: Some(color_name(player).into()),
+            payload,
+            nonce: None,
+            at_ms,
+        })
+    };
+    let event = match change {
+        Change::TimeOut(loser) => ending(game, "timeout", loser, String::new())?,
+        Change::Resign(loser) => ending(game, "resign", loser, String::new())?,
+        Change::Abandon(loser, days) => ending(game, "abandon", loser, days.to_string())?,
+        Change::Abort(player) => ending(game, "abort", player, String::new())?,
         Change::Action(color, text) => {
             let canonical = game.table.apply_text(&text).map_err(ApiError::illegal)?;
             game.plies += 1;
+            game.acted[color] = true;
             EventRow {
                 version,
                 kind: "action".into(),
@@ -232,9 +237,18 @@ fn apply(game: &mut Loaded, change: Change) -> Result<EventRow, ApiError> {
             }
         }
     };
+    if let Some(outcome) = server_end(&game.table, &event)? {
+        game.ended = Some(outcome);
+    }
     game.row.version = version;
-    if let Some(outcome) = game.timed_out.or_else(|| game.table.outcome()) {
-        game.row.state = "finished".into();
+    if let Some(outcome) = game.ended.or_else(|| game.table.outcome()) {
+        // an aborted game has no result: it leaves the lists, the statistics and the ratings
+        game.row.state = if outcome.reason == EndReason::Aborted {
+            "aborted"
+        } else {
+            "finished"
+        }
+        .into();
         game.row.winner = outcome.winner.map(|c| color_name(c).to_string());
         game.row.points = Some(i64::from(outcome.points));
     }

@@ -20,7 +20,7 @@ use crate::store::{now_ms, Db, EventRow, GameRow};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use tabula_core::verifiable::{ClientSeeds, ServerSeed};
-use tabula_core::{ByColor, Chance, Color, DiceRoll, Outcome, Status};
+use tabula_core::{ByColor, Chance, Color, DiceRoll, EndReason, Outcome, Status};
 
 mod cache;
 mod commit;
@@ -53,9 +53,13 @@ pub struct Loaded {
     pub game_ends: Vec<i64>,
     /// The clocks, derived from the log's commit times ([`crate::clock`]).
     pub clocks: Clocks,
-    /// The result when a player ran out of time (the rules engine's state stops where the
-    /// clock stopped it).
-    pub timed_out: Option<Outcome>,
+    /// The result when the server ended the game for a player (out of time, a resignation
+    /// in a game whose rules have none, an abandoned game, an abort): the rules engine's
+    /// state stops where it stood ([`replay::server_end`]).
+    pub ended: Option<Outcome>,
+    /// Whether each side has made an action (a move, a cube action...): an abort is allowed
+    /// only before one's first ([`crate::api::games::abort`]).
+    pub acted: ByColor<bool>,
     /// The view without its clock ([`Loaded::view`]), worked out at most once per version:
     /// the reply and the WebSocket push of one commit share it. Emptied by every change.
     pub(crate) memo: Arc<std::sync::OnceLock<serde_json::Value>>,
@@ -76,6 +80,8 @@ pub struct App {
     /// How long a bot waits before each decision, as a person would
     /// (`TABULA_BOT_DELAY_MS`, default [`crate::config::BOT_DELAY_MS`]; 0 in tests).
     pub bot_delay: std::time::Duration,
+    /// How long a game against a bot may stand untouched ([`crate::abandon`]).
+    pub abandon_after: std::time::Duration,
     /// Password hashing, login throttling and session lifetimes ([`crate::accounts`]).
     pub accounts: crate::accounts::Accounts,
     /// How analyses run here ([`crate::analysis`]).
@@ -207,7 +213,7 @@ impl Loaded {
         if let Some(view) = self.memo.get() {
             return (view["status"].clone(), view["legal"].clone());
         }
-        if let Some(outcome) = &self.timed_out {
+        if let Some(outcome) = &self.ended {
             let status = serde_json::to_value(Status::Over(*outcome)).unwrap_or_default();
             return (status, serde_json::json!([]));
         }
@@ -225,15 +231,15 @@ impl Loaded {
                 g["version"] = (*v).into();
             }
         }
-        if let Some(outcome) = &self.timed_out {
-            timed_out_view(&mut view, outcome, self.names());
+        if let Some(outcome) = &self.ended {
+            ended_view(&mut view, outcome, self.names());
         }
         view
     }
 
     /// Whom the game waits for now, as the clocks see it.
     pub fn waiting(&self) -> Waiting {
-        if self.timed_out.is_some() {
+        if self.ended.is_some() {
             return Waiting::Nobody;
         }
         Waiting::of(&self.table.status(), self.row.state == "playing")
@@ -264,13 +270,6 @@ impl Loaded {
     /// yet): an action of theirs is then refused.
     pub fn out_of_time(&self, color: Color, now: i64) -> bool {
         matches!(self.clocks.flag_at(), Some((c, at)) if c == color && now >= at)
-    }
-
-    /// The result of `loser` running out of time: a match or Never-Finishing match is lost
-    /// as a whole; a money game at the cube's value times the level the position holds (as if
-    /// the opponent bore off now); Grasshopper and Halma lose the game (1 point).
-    pub fn time_out_outcome(&self, loser: Color) -> Outcome {
-        self.table.time_out(loser)
     }
 
     /// Records that the event of `version` ended a game, if it did.
@@ -332,6 +331,14 @@ pub enum Due {
 pub enum Change {
     /// This player ran out of time: the game (or match) ends.
     TimeOut(Color),
+    /// This player resigns a game whose rules have no resignation: it ends at once
+    /// ([`EndReason::Conceded`]).
+    Resign(Color),
+    /// This player left a game against a bot untouched for so many days: it ends as their
+    /// resignation ([`EndReason::Abandoned`]).
+    Abandon(Color, u32),
+    /// This player calls the game off before their first move: no result.
+    Abort(Color),
     /// An action by a colour, by its canonical text.
     Action(Color, String),
     /// A roll asked for by a colour (or the server), with its nonce and dice.
@@ -367,6 +374,7 @@ impl App {
             rollouts: std::sync::Arc::new(tokio::sync::Semaphore::new(1)),
             watching: Mutex::default(),
             bot_delay: config.bot_delay,
+            abandon_after: config.abandon_after,
             web_dir: config.web_dir.clone(),
             readiness: crate::api::readiness::Readiness::default(),
         }

@@ -47,7 +47,8 @@ pub(super) fn replay(
         players,
         game_ends: Vec::new(),
         clocks,
-        timed_out: None,
+        ended: None,
+        acted: ByColor::default(),
         memo: Arc::default(),
     };
     let mut playing = seated;
@@ -55,15 +56,23 @@ pub(super) fn replay(
         replay_event(&mut game.table, e)?;
         match e.kind.as_str() {
             "roll" => game.rolls += 1,
-            "action" => game.plies += 1,
+            "action" => {
+                game.plies += 1;
+                if let Ok(c) = parse_color(e.actor.as_deref()) {
+                    game.acted[c] = true;
+                }
+            }
             "join" => playing = true,
-            "timeout" => game.timed_out = Some(timeout_outcome(&game.table, e)?),
-            _ => {}
+            _ => {
+                if let Some(outcome) = server_end(&game.table, e)? {
+                    game.ended = Some(outcome);
+                }
+            }
         }
         if game.table.games_over() > game.game_ends.len() {
             game.game_ends.push(e.version);
         }
-        let waiting = if game.timed_out.is_some() {
+        let waiting = if game.ended.is_some() {
             Waiting::Nobody
         } else {
             Waiting::of(&game.table.status(), playing)
@@ -73,25 +82,43 @@ pub(super) fn replay(
     Ok(game)
 }
 
-/// Makes `view` (a [`Table::view`]) say that the game ended on time with `outcome`: its
-/// result and status, and no legal action.
-pub fn timed_out_view(view: &mut serde_json::Value, outcome: &Outcome, names: ByColor<&str>) {
+/// Makes `view` (a [`Table::view`]) say that the server ended the game with `outcome` (on
+/// time, by a resignation, abandoned, aborted): its result and status, and no legal action.
+pub fn ended_view(view: &mut serde_json::Value, outcome: &Outcome, names: ByColor<&str>) {
     let end = crate::games::GameEnd::new(outcome, names);
     view["result"] = serde_json::json!(end);
     view["status"] = serde_json::to_value(Status::Over(*outcome)).unwrap_or_default();
     view["legal"] = serde_json::json!([]);
 }
 
-/// The result a `timeout` event gives on `table` (its actor is the player who ran out).
-pub fn timeout_outcome(table: &Table, e: &EventRow) -> Result<Outcome, ApiError> {
-    Ok(table.time_out(parse_color(e.actor.as_deref())?))
+/// The result of an event by which the server ends the game, on `table` (its actor is the
+/// player who loses or calls it off); `None` for the other events. `timeout`: out of time
+/// ([`Table::time_out`]); `resign`: a resignation in a game whose rules have none
+/// ([`EndReason::Conceded`]); `abandon`: a game against a bot left untouched for the days
+/// its payload gives ([`EndReason::Abandoned`]); `abort`: called off before a move, no
+/// result ([`EndReason::Aborted`]).
+pub fn server_end(table: &Table, e: &EventRow) -> Result<Option<Outcome>, ApiError> {
+    let actor = || parse_color(e.actor.as_deref());
+    Ok(Some(match e.kind.as_str() {
+        "timeout" => table.time_out(actor()?),
+        "resign" => table.forfeit(actor()?, EndReason::Conceded),
+        "abandon" => {
+            let days = e
+                .payload
+                .parse()
+                .map_err(|_| ApiError::internal("an abandon event without its days"))?;
+            table.forfeit(actor()?, EndReason::Abandoned { days })
+        }
+        "abort" => Outcome::draw(EndReason::Aborted),
+        _ => return Ok(None),
+    }))
 }
 
 pub(super) fn parse_color(name: Option<&str>) -> Result<Color, ApiError> {
     match name {
         Some("white") => Ok(Color::White),
         Some("black") => Ok(Color::Black),
-        _ => Err(ApiError::internal("a timeout without its colour")),
+        _ => Err(ApiError::internal("an event without its colour")),
     }
 }
 
@@ -103,7 +130,7 @@ pub fn replay_event(table: &mut Table, e: &EventRow) -> Result<(), ApiError> {
             let roll = parse_dice(&e.payload).ok_or_else(|| ApiError::internal("bad roll"))?;
             table.roll(roll).map_err(ApiError::internal)
         }
-        "join" | "timeout" => Ok(()),
+        "join" | "timeout" | "resign" | "abandon" | "abort" => Ok(()),
         _ => table
             .apply_text(&e.payload)
             .map(drop)

@@ -167,6 +167,29 @@ impl Db {
         .await
     }
 
+    /// The games being played against a bot whose last event (or creation) is older than
+    /// `before_ms`, with their versions, at most `limit` ([`crate::abandon`]).
+    pub async fn idle_bot_games(
+        &self,
+        before_ms: i64,
+        limit: i64,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT g.id, g.version FROM games g \
+             WHERE g.state = 'playing' AND (g.white_bot IS NOT NULL OR g.black_bot IS NOT NULL) \
+             AND COALESCE((SELECT MAX(e.created_ms) FROM game_events e WHERE e.game_id = g.id), \
+                 g.created_ms) < $1 \
+             ORDER BY g.id LIMIT $2",
+        )
+        .bind(before_ms)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get("version")?)))
+            .collect()
+    }
+
     /// The games being played with a clock or a bot in a seat (the referee watches them).
     pub async fn games_to_watch(&self, limit: i64) -> Result<Vec<GameRow>, StoreError> {
         self.games_where(

@@ -51,7 +51,29 @@ function renderNav() {
   }
 }
 
+/** The phone's menu (the header's links folded behind the Menu button, style.css). */
+function setMenu(open) {
+  const header = document.querySelector('header.top');
+  const toggle = header && header.querySelector('.menu-toggle');
+  if (!toggle) return;
+  header.classList.toggle('open', open);
+  toggle.setAttribute('aria-expanded', String(open));
+}
+
+function initMenu() {
+  const header = document.querySelector('header.top');
+  const toggle = header && header.querySelector('.menu-toggle');
+  if (!toggle) return;
+  toggle.addEventListener('click', () => setMenu(!header.classList.contains('open')));
+  document.addEventListener('keydown', e => {
+    if (e.key === 'Escape' && header.classList.contains('open')) { setMenu(false); toggle.focus(); }
+  });
+  // a press outside the open menu closes it
+  document.addEventListener('pointerdown', e => { if (header.classList.contains('open') && !header.contains(e.target)) setMenu(false); });
+}
+
 async function route() {
+  setMenu(false);
   if (app.page && app.page.destroy) app.page.destroy();
   app.page = null;
   const main = document.getElementById('main');
@@ -98,6 +120,7 @@ window.addEventListener('popstate', () => {
 (async () => {
   try { app.me = (await get('/api/session')).player; } catch (e) { app.me = null; }
   loadPreferences(app); // the colours now; the game page waits for the rest
+  initMenu();
   renderNav();
   route();
 })();

@@ -16,6 +16,7 @@ import { ruleLink } from './rules.js';
 import * as prefs from './preferences.js';
 import { Animator, moveFrames } from './animation.js';
 import { DragController } from './drag.js';
+import { tone, turnTitle } from './signal.js';
 import { clockNow, formatClock, clockWords, LOW_MS } from './clock.js';
 
 const DICE_GAMES = new Set(['backgammon', 'never-finishing']);
@@ -99,6 +100,18 @@ function cubeOffer(v) {
   if (v.game !== 'backgammon' || !v.cube || v.status?.status !== 'decide' || v.status.decision !== 'take-or-drop') return null;
   const to = v.status.player;
   return { value: v.cube.value * 2, by: to === 'white' ? 'black' : 'white', to };
+}
+
+/**
+ * What resigning costs now, in words (the server's rule, docs/protocol.md): a Never-Finishing
+ * match is lost as a whole, a money game at the level the position holds (a gammon before
+ * any checker of yours is borne off); Grasshopper and Halma lose the game.
+ */
+export function resignCost(v, me, options) {
+  if (v.game !== 'never-finishing') return 'you lose the game';
+  if (options && options.match_length > 0) return `you lose the ${options.match_length}-point match`;
+  const off = v.board && v.board.off ? v.board.off[me] : 1;
+  return off > 0 ? 'you lose a single game (1 point)' : 'you lose a gammon (2 points): none of your checkers is borne off';
 }
 
 export class GamePage {
@@ -791,7 +804,11 @@ export class GamePage {
   render() {
     if (!this.boardWrap || !this.view) return;
     const s = this.summary, v = this.shown;
-    document.title = `${GAME_NAMES[s.game]} — Tabula`;
+    // "Your move - Tabula" while it is your turn, and a tone when it begins (Preferences)
+    const yourTurn = !!(this.myDecision() || this.myRollDue());
+    document.title = turnTitle(yourTurn, prefs.get('turn_title'), `${GAME_NAMES[s.game]} — Tabula`);
+    if (yourTurn && this.wasYourTurn === false && prefs.get('turn_sound')) tone();
+    this.wasYourTurn = yourTurn;
     const optText = [];
     if (v.match_length) optText.push(`match to ${v.match_length}`);
     else if (DICE_GAMES.has(v.game)) optText.push('money game');
@@ -1013,6 +1030,12 @@ export class GamePage {
       const running = now.running === c && !finished;
       const ms = now[c], delay = running ? now.delayLeft : 0;
       const low = ms < LOW_MS && delay <= 0;
+      // the warning at 10 s, once a turn: a tone (if wanted) and a line read out
+      if (low && running && c === this.myColor && this.lowWarned !== this.version) {
+        this.lowWarned = this.version;
+        if (prefs.get('turn_sound')) tone(true);
+        this.say('10 seconds left on your clock.', 'error');
+      }
       const time = formatClock(ms);
       const delayText = delay > 0 ? `delay ${Math.ceil(delay / 1000)}` : '';
       const cls = 'clock' + (running ? ' running' : '') + (low ? ' low' : '');
@@ -1066,7 +1089,8 @@ export class GamePage {
     if (this.myRollDue()) {
       el.append(this.button('Roll', 'roll', () => this.roll(), { primary: true }));
     }
-    if (!this.myDecision()) return;
+    const leave = this.leaveControls();
+    if (!this.myDecision()) { el.append(...leave); return; }
     const buttons = [];
     if (legal.has('roll')) buttons.push(this.button('Roll', 'roll', () => this.send('roll'), { primary: true }));
     if (legal.has('double')) buttons.push(this.button(`Double to ${v.cube ? v.cube.value * 2 : 2}`, 'double', () => this.send('double')));
@@ -1109,7 +1133,50 @@ export class GamePage {
         ...resigns.map(t => this.button(t.slice(7), `resign-${t.slice(7)}`, () => this.send(t))),
         this.button('Cancel', 'resign-cancel', () => { this.showResign = false; this.render(); })));
     }
-    el.append(...buttons);
+    el.append(...buttons, ...leave);
+  }
+
+  /**
+   * Leaving the game, whoever's turn it is: **Abort** in a game that is not rated before one's
+   * own first move (no result); **Resign…** in the games whose rules have no resignation
+   * (Never-Finishing, Grasshopper, Halma), confirmed once with what it costs. Backgammon
+   * resigns through its own actions (the Resign… of the decision, above).
+   */
+  leaveControls() {
+    const v = this.view, me = this.myColor, out = [];
+    const moved = [...this.events.values()].some(e => e.kind === 'action' && e.actor === me);
+    if (this.summary.rated === false && !moved) {
+      out.push(this.button('Abort', 'abort', () => this.endGame('abort'),
+        { title: 'Call the game off before your first move: no result, and it leaves your games' }));
+    }
+    if (v.game === 'backgammon') return out;
+    if (!this.showResign) {
+      out.push(this.button('Resign…', 'resign', () => { this.showResign = true; this.render(); }));
+      return out;
+    }
+    out.push(h('div', { class: 'choice', role: 'group', 'aria-label': 'Resign' },
+      h('span', { 'data-testid': 'resign-cost' }, `Resign: ${resignCost(v, me, this.summary.options)}. `),
+      this.button('Resign', 'resign-confirm', () => this.endGame('resign'), { primary: true }),
+      this.button('Cancel', 'resign-cancel', () => { this.showResign = false; this.render(); })));
+    return out;
+  }
+
+  /** Resigns (`resign`) or aborts (`abort`) the game through the server. */
+  async endGame(what) {
+    if (this.busy) return;
+    this.busy = true;
+    this.renderControls();
+    try {
+      const g = await post(`/api/games/${this.id}/${what}`, { version: this.version });
+      this.busy = false;
+      this.showResign = false;
+      this.summary.state = g.state;
+      this.applyGameView(g);
+    } catch (e) {
+      this.busy = false;
+      this.say(`The server refused to ${what}: ${e.message}`, 'error');
+      this.render();
+    }
   }
 
   pick(effect) {
@@ -1152,6 +1219,12 @@ export class GamePage {
     clear(this.overEl);
     if (this.animating) return; // told once the move that ended the game has been shown
     this.renderBetween();
+    if (s.state === 'aborted') {
+      // called off: no result, no rematch
+      this.overEl.append(h('p', { class: 'result', 'data-testid': 'game-over', 'data-code': 'aborted' },
+        v.result ? v.result.sentence : 'The game was aborted.', ' ', h('a', { href: '/', 'data-link': true }, 'Back to the lobby')));
+      return;
+    }
     if (s.state !== 'finished') return;
     const st = v.status;
     const r = v.result;

@@ -202,12 +202,15 @@ export async function lobbyPage(app, main) {
     }
     let mine = [];
     if (app.me) {
-      try { mine = (await get(`/api/players/${app.me.id}/games`)).filter(g => g.state !== 'finished'); } catch (e) { /* ignore */ }
+      try { mine = (await get(`/api/players/${app.me.id}/games`)).filter(g => g.state === 'waiting' || g.state === 'playing'); } catch (e) { /* ignore */ }
     }
     const row = (g, action) => h('li', { 'data-game-id': g.id },
       h('strong', {}, GAME_NAMES[g.game] || g.game),
       g.description ? h('span', { class: 'muted', 'data-testid': 'game-description' }, ` (${g.description}${g.rated === false ? ', unrated' : ''})`) : '',
-      ' — ', playerLink(g.white), ' vs ', playerLink(g.black), ' ', action);
+      ' — ', playerLink(g.white), ' vs ', playerLink(g.black),
+      g.waiting_rating ? h('span', { class: 'muted', 'data-testid': 'seat-rating' },
+        ` (rated ${g.waiting_rating.rating}${g.waiting_rating.provisional ? ', provisional' : ''})`) : '',
+      ' ', action);
     clear(lists).append(...[
       app.me ? h('section', { class: 'card' }, h('h2', {}, 'Your games'),
         mine.length ? h('ul', { 'data-testid': 'my-games' }, mine.map(g => row(g, h('a', { href: `/game/${g.id}`, 'data-link': true }, g.state === 'waiting' ? 'waiting…' : 'continue'))))

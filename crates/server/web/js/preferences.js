@@ -1,4 +1,5 @@
 // The player's preferences: auto-roll, auto-confirm of the only legal play, auto-pass, the
+// "Your turn" signals (the tab's title, on by default; a tone, off by default), the
 // animation speed of the opponent's moves, the board's orientation (backgammon and
 // Never-Finishing: home board on the right or on the left) and the colour theme.
 //
@@ -21,6 +22,8 @@ export const DEFAULTS = Object.freeze({
   animation: 'normal',
   orientation: 'home-right',
   colours: 'classic',
+  turn_title: true,
+  turn_sound: false,
 });
 
 export const CHOICES = Object.freeze({
@@ -42,7 +45,7 @@ applyColours();
 function clean(o) {
   const out = {};
   if (!o || typeof o !== 'object') return out;
-  for (const k of ['auto_roll', 'auto_confirm', 'auto_pass']) if (typeof o[k] === 'boolean') out[k] = o[k];
+  for (const k of ['auto_roll', 'auto_confirm', 'auto_pass', 'turn_title', 'turn_sound']) if (typeof o[k] === 'boolean') out[k] = o[k];
   for (const k of ['animation', 'orientation', 'colours']) if (CHOICES[k].some(([v]) => v === o[k])) out[k] = o[k];
   return out;
 }
@@ -166,6 +169,8 @@ export async function preferencesPage(app, main) {
   const autoRoll = box('auto_roll', 'pref-auto-roll');
   const autoConfirm = box('auto_confirm', 'pref-auto-confirm');
   const autoPass = box('auto_pass', 'pref-auto-pass');
+  const turnTitle = box('turn_title', 'pref-turn-title');
+  const turnSound = box('turn_sound', 'pref-turn-sound');
   const animation = sel('animation', 'pref-animation');
   const orientation = sel('orientation', 'pref-orientation');
   const colours = sel('colours', 'pref-colours');
@@ -173,6 +178,7 @@ export async function preferencesPage(app, main) {
   const preview = h('div', { class: 'pref-preview', 'data-testid': 'pref-preview' });
   const values = () => ({
     auto_roll: autoRoll.checked, auto_confirm: autoConfirm.checked, auto_pass: autoPass.checked,
+    turn_title: turnTitle.checked, turn_sound: turnSound.checked,
     animation: animation.value, orientation: orientation.value, colours: colours.value,
   });
   const drawPreview = () => {
@@ -207,6 +213,9 @@ export async function preferencesPage(app, main) {
   check('Roll automatically', autoRoll, 'when it is your turn to roll and you cannot double (with the cube available, you still choose between Double and Roll)'),
   check('Play the only legal move at once', autoConfirm, 'when exactly one legal play exists, it is played without Confirm'),
   check('Pass automatically', autoPass, 'when passing is the only thing you can do'),
+  h('h2', {}, 'Your turn'),
+  check('Say “Your move” in the tab’s title', turnTitle, 'while it is your turn, so that you see it from another tab'),
+  check('Play a sound', turnSound, 'a short tone when your turn begins, and another when 10 seconds are left on your clock'),
   h('h2', {}, 'The board'),
   h('div', { class: 'fields' },
     field('Animation of the opponent’s moves', animation, 'off also when your system asks for reduced motion'),

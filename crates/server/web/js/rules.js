@@ -37,6 +37,9 @@ export const END_RULES = {
   'match-won': DICE,
   'session-complete': DICE,
   'time-out': RULE_GAMES,
+  'resigned': ['never-finishing', 'grasshopper', 'halma-grasshopper'],
+  'abandoned': RULE_GAMES,
+  'aborted': RULE_GAMES,
 };
 
 /** Short names of the endings, for the index's table. */
@@ -62,6 +65,9 @@ const END_NAMES = {
   'match-won': 'the match won',
   'session-complete': 'a money session ended',
   'time-out': 'a loss on time: the clock ran out',
+  'resigned': 'a resignation, the game ended at once',
+  'abandoned': 'a game against a bot left untouched for 7 days',
+  'aborted': 'called off before a move: no result',
 };
 
 /** The rules page and anchor that explain why a game of `game` ended with `code`, or null. */

@@ -10,6 +10,7 @@ export const pointsWords = n => `${n} point${n === 1 ? '' : 's'}`;
  * `g` is a game summary (`state`, `winner`, `points`, `description`), `color` the player's seat.
  */
 export function resultFor(g, color) {
+  if (g.state === 'aborted') return 'aborted (no result)';
   if (g.state !== 'finished') return g.state;
   if (!g.winner) return 'draw';
   const verb = g.winner === color ? 'won' : 'lost';

@@ -76,7 +76,7 @@ async function guest(page, nickname) {
   await page.goto(`${BASE}/login`);
   await page.fill('[data-testid=guest-form] [data-testid=guest-name]', nickname);
   await page.click('[data-testid=guest-form] [data-testid=guest-submit]');
-  await page.waitForSelector('[data-testid=nav-me]');
+  await page.waitForSelector('[data-testid=nav-me]', { state: 'attached' }); // on a phone the links are behind the Menu
 }
 
 /** Creates a game through the lobby's form; returns its id. */
@@ -964,9 +964,20 @@ await scenario('10: open seats show their options in words (and practice games s
   const before = await headerHeight();
   await guest(phone, 'a-rather-long-guest-name');
   await phone.goto(`${BASE}/`);
-  await phone.waitForSelector('[data-testid=nav-me]');
+  await phone.waitForSelector('[data-testid=nav-me]', { state: 'attached' });
   const after = await headerHeight();
   if (Math.abs(after - before) > 1 || after > 60) fail(`the phone header is ${before.toFixed(0)} px as a visitor and ${after.toFixed(0)} px logged in`);
+  // the_phone_header_folds_into_a_menu (issue 30): the links behind Menu, each 44 px high
+  if (await phone.isVisible('[data-testid=nav-stats]')) fail('the phone header shows its links without the menu');
+  await phone.click('[data-testid=menu-toggle]');
+  if (await phone.getAttribute('[data-testid=menu-toggle]', 'aria-expanded') !== 'true') fail('Menu does not say it is open');
+  const links = await phone.$$eval('header.top nav a, header.top nav button', l => l.map(e => ({ t: e.textContent.trim(), h: e.getBoundingClientRect().height, w: e.getBoundingClientRect().width })));
+  const small = links.filter(l => l.h < 44 || l.w < 100);
+  if (links.length < 6 || small.length) fail(`the phone menu's links: ${JSON.stringify(links)}`);
+  await shot(phone, 'phone-menu');
+  await phone.click('[data-testid=nav-stats]');
+  await phone.waitForURL(/\/stats$/);
+  if (await phone.isVisible('[data-testid=nav-lobby]')) fail('the menu stayed open after following a link');
   checkErrors(phone, 'phone header');
   await phone.context().close();
   const page = await newPage();
@@ -1476,7 +1487,8 @@ function measureBoard(page, selector) {
 async function headerOneLine(page) {
   const r = await page.evaluate(() => {
     const header = document.querySelector('header.top').getBoundingClientRect();
-    const tops = [...document.querySelectorAll('header.top a, header.top button')].map(e => Math.round(e.getBoundingClientRect().top));
+    // what is shown: on a phone the links are folded behind the Menu button
+    const tops = [...document.querySelectorAll('header.top a, header.top button')].filter(e => e.getBoundingClientRect().width > 0).map(e => Math.round(e.getBoundingClientRect().top));
     return { height: header.height, spread: Math.max(...tops) - Math.min(...tops) };
   });
   if (r.height > 60 || r.spread > 8) fail(`the phone header takes more than one line: ${JSON.stringify(r)}`);
@@ -2039,6 +2051,82 @@ await scenario('21: the lobby offers one-click backgammon against each bot and a
   if (await page.inputValue('[data-testid=opt-game]') !== 'backgammon') fail('the settings of one player came back for another');
   await shot(page, 'lobby');
   checkErrors(page, 'lobby');
+  await page.context().close();
+});
+
+// ---- scenario 22: resign in every game, abort before the first move -----------------------
+
+await scenario('22: Never-Finishing, Grasshopper and Halma can be resigned, confirmed once, with the cost said; an unrated game is aborted before the first move and leaves "Your games"', async () => {
+  const page = await newPage();
+  await guest(page, 'leaver');
+  for (const [o, cost] of [
+    [{ game: 'never-finishing', matchLength: 0 }, /you lose a gammon \(2 points\)/],
+    [{ game: 'never-finishing', matchLength: 3 }, /you lose the 3-point match/],
+    [{ game: 'grasshopper', checkers: 4 }, /you lose the game/],
+    [{ game: 'halma-grasshopper', size: 8 }, /you lose the game/],
+  ]) {
+    const id = await createGame(page, { ...o, opponent: 'bot', level: 'easy', color: 'white' });
+    await page.click('[data-testid=resign]');
+    clicks++;
+    const said = await page.textContent('[data-testid=resign-cost]');
+    if (!cost.test(said)) fail(`${o.game}: the resignation says "${said}"`);
+    // Cancel keeps the game going
+    await page.click('[data-testid=resign-cancel]');
+    if (await page.$('[data-testid=resign-confirm]')) fail(`${o.game}: Cancel left the confirmation`);
+    await page.click('[data-testid=resign]');
+    await page.click('[data-testid=resign-confirm]');
+    clicks += 2;
+    const over = await page.waitForSelector('[data-testid=game-over]', { timeout: STEP_LIMIT_MS });
+    const code = await over.getAttribute('data-code');
+    const text = await over.textContent();
+    const want = o.matchLength > 0 ? 'match-won' : 'resigned';
+    if (code !== want || !/leaver \(guest\) resigned/.test(text)) fail(`${o.game}: the end reads "${text}" (${code})`);
+    const g = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
+    if (g.state !== 'finished' || g.winner !== 'black') fail(`${o.game}: the server says ${g.state}, winner ${g.winner}`);
+  }
+  // backgammon keeps its own Resign… (levels, answered by the opponent)
+  // abort: a guest's game is unrated; Abort before moving
+  const id = await createGame(page, { game: 'backgammon', matchLength: 3, opponent: 'bot', level: 'easy', color: 'white' });
+  await page.waitForSelector('[data-testid=abort]');
+  await shot(page, 'abort-offered');
+  await page.click('[data-testid=abort]');
+  clicks++;
+  const over = await page.waitForSelector('[data-testid=game-over][data-code=aborted]', { timeout: STEP_LIMIT_MS });
+  if (!/^Aborted:/.test(await over.textContent())) fail(`the abort reads "${await over.textContent()}"`);
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('[data-testid=create-form]');
+  await page.waitForTimeout(300);
+  if (await page.$(`[data-testid=my-games] [data-game-id="${id}"]`)) fail('the aborted game is still in "Your games"');
+  checkErrors(page, 'leaving');
+  await page.context().close();
+});
+
+// ---- scenario 23: your turn in the tab's title, and the tone ------------------------------
+
+await scenario('23: the tab reads "Your move - Tabula" on your turn (a preference, on by default) and a tone sounds when your turn begins if asked for', async () => {
+  const page = await newPage();
+  await guest(page, 'signalled');
+  const id = await createGame(page, { game: 'halma-grasshopper', size: 8, opponent: 'bot', level: 'easy', color: 'white' });
+  await page.waitForFunction(() => document.title === 'Your move - Tabula', null, { timeout: STEP_LIMIT_MS })
+    .catch(async () => fail(`on our turn the title is "${await page.title()}"`));
+  // the tone: switched on in Preferences, heard when our turn comes back after the bot's move
+  await page.goto(`${BASE}/preferences`);
+  await page.check('[data-testid=pref-turn-sound]');
+  await page.uncheck('[data-testid=pref-turn-title]');
+  await page.click('[data-testid=pref-save]');
+  await page.waitForSelector('[data-testid=pref-message][data-where]');
+  await page.goto(`${BASE}/game/${id}`);
+  await page.waitForSelector('[data-testid=board] [data-source]');
+  if (await page.title() === 'Your move - Tabula') fail('the title says "Your move" with the preference off');
+  await page.evaluate(() => { delete document.documentElement.dataset.lastTone; });
+  const s = await snapshot(page);
+  await page.click(`[data-testid="${halmaBest(s.sources, 'white')}"]`);
+  const d = await snapshot(page);
+  await page.click(`[data-testid="${halmaBest(d.dests, 'white')}"]`);
+  clicks += 2;
+  await page.waitForFunction(() => document.documentElement.dataset.lastTone === 'turn', null, { timeout: STEP_LIMIT_MS })
+    .catch(() => fail('no tone when our turn came back'));
+  checkErrors(page, 'signals');
   await page.context().close();
 });
 
