@@ -3,6 +3,9 @@
 //! (`8/3 6/3`); the view draws the board as White sees it, with the cube and the score.
 
 mod board;
+pub mod drawing;
+mod narrate;
+mod terminal;
 
 pub use board::{board_json, score_json, white_view};
 pub(crate) use board::{finished, Logged};

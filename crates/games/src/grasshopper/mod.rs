@@ -2,6 +2,9 @@
 //! lists them (`in 3`, `3-9`, `pass`, ...), the quadrant labels (`A3`, `B2-C2`) accepted on
 //! input; the view lists the 24 points, the hands and the scores.
 
+pub mod drawing;
+mod terminal;
+
 use crate::error::{ActionError, OptionsError};
 use crate::face::Face;
 use serde_json::{json, Value};

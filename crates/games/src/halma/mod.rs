@@ -3,6 +3,9 @@
 //! reads `c3-e7` when the path is unambiguous), `pass`, `offer-draw`, `accept-draw`; the
 //! view lists each side's squares.
 
+pub mod drawing;
+mod terminal;
+
 use crate::error::{ActionError, OptionsError};
 use crate::face::Face;
 use serde_json::{json, Value};

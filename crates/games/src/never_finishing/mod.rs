@@ -1,6 +1,9 @@
 //! Never-Finishing backgammon's face: the only action is a move, in gnubg's notation with
 //! `^` marking a trap (`13/7^ 8/7`); the view is the backgammon board without the cube.
 
+mod narrate;
+mod terminal;
+
 use crate::backgammon::{board_json, finished, score_json, Logged};
 use crate::error::{ActionError, OptionsError};
 use crate::face::{Face, Finished};
