@@ -12,10 +12,10 @@
 //! Match ID, player 1 (the user, drawn at the bottom by gnubg) is White and player 0 is
 //! Black; in an XGID the bottom player is White and the top player Black.
 
-use crate::board::{BoardView, CubeView, ScoreView};
 use crate::error::bad_input;
 use anyhow::Result;
 use tabula_core::{ByColor, Color, Dice, GameId};
+use tabula_games::backgammon::drawing::{BoardView, CubeView, ScoreView};
 use tabula_grasshopper::notation::parse_position as parse_grasshopper;
 use tabula_grasshopper::{Checkers, Position as GrasshopperPosition};
 use tabula_halma::{BoardSize, Position as HalmaPosition};

@@ -7,7 +7,6 @@
 //! with code 2, other failures with 1. See `docs/cli.md`.
 
 mod analyse;
-mod board;
 mod error;
 mod external;
 mod input;
@@ -25,12 +24,12 @@ mod study_shared;
 mod thousands;
 mod verify;
 
-use board::HomeSide;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use error::{exit_code, is_broken_pipe, one_line, EXIT_INPUT};
 use std::io::Write;
 use std::process::ExitCode;
 use tabula_core::{Color, GameId};
+use tabula_games::backgammon::drawing::HomeSide;
 use tabula_games::{GameArgs, GameIdParser};
 
 /// Play, inspect and analyse the backgammon family of games.

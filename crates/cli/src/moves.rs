@@ -17,7 +17,6 @@
 //! position's `legal_actions()` in the library's order, written in its move text (`in 3`,
 //! `3-9`, `9-15w`, `off 21`, `discard 20`), the pass listed alone when it is the only action.
 
-use crate::board::grasshopper::status_text;
 use crate::error::bad_input;
 use crate::input::{
     capitalized, grasshopper_position, halma_position, nf_position, parse_dice, refuse_checkers,
@@ -27,6 +26,7 @@ use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
 use tabula_core::{ByColor, Color, Dice, EndReason, Game, GameId, Outcome, Status};
+use tabula_games::grasshopper::drawing::status_text;
 use tabula_games::Face;
 use tabula_grasshopper::{Grasshopper, Position as GrasshopperPosition};
 use tabula_halma::{Action, HalmaGrasshopper, HalmaOptions, Position as HalmaPosition};

@@ -4,7 +4,6 @@
 //! rolled out with the cube in play). Built on `tabula_ai::study::rollout` and
 //! `tabula_ai::study::cubeful_rollout`; docs/cli.md, "Study".
 
-use crate::board::CubeView;
 use crate::error::bad_input;
 use crate::input::{capitalized, Setup};
 use crate::study::{cube_decision, cube_state, finished, write_cube, CubeJson};
@@ -20,6 +19,7 @@ use tabula_ai::backgammon::NeuralEvaluator;
 use tabula_ai::study::cube::{CubeAnalysis, Unit};
 use tabula_ai::study::cubeful_rollout::{self, CubefulResult};
 use tabula_ai::study::rollout::{rollout, RolloutConfig, RolloutResult};
+use tabula_games::backgammon::drawing::CubeView;
 use tabula_tables::MoveGen;
 
 /// `tabula rollout`.

@@ -4,15 +4,15 @@
 //! three parts: the drawing, the position's notation line and, for a finished game, how it
 //! ended (the dice-free games' notation and ending come from their [`Face`]).
 
-use crate::board::grasshopper::{render_grasshopper, GrasshopperView};
-use crate::board::halma::{render_halma, HalmaView};
-use crate::board::{render, BoardView, HomeSide, Layout};
 use crate::error::bad_input;
 use crate::input::{grasshopper_position, halma_position, nf_position, refuse_checkers, Setup};
 use crate::moves::{colour_names, tables_end};
 use anyhow::Result;
 use std::io::Write;
 use tabula_core::{Color, GameId, Status};
+use tabula_games::backgammon::drawing::{render, BoardView, HomeSide, Layout};
+use tabula_games::grasshopper::drawing::{render_grasshopper, GrasshopperView};
+use tabula_games::halma::drawing::{render_halma, HalmaView};
 use tabula_games::Face;
 use tabula_grasshopper::Grasshopper;
 use tabula_halma::{HalmaGrasshopper, HalmaOptions};

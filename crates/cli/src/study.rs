@@ -7,7 +7,6 @@
 //! allowed (gnubg's defaults for money). Equities are cubeful: money in points per unit of
 //! the current cube (Janowski's interpolation), a match in match-winning chances.
 
-use crate::board::CubeView;
 use crate::error::bad_input;
 use crate::input::{capitalized, parse_dice, Notation, Setup};
 use crate::study_shared::{shown_of, write_chances, write_not_shown, ChancesJson, DiceGame};
@@ -22,6 +21,7 @@ use tabula_ai::backgammon::met::Crawford;
 use tabula_ai::backgammon::{NeuralEvaluator, Probabilities};
 use tabula_ai::study::cube::{CubeAnalysis, Unit};
 use tabula_ai::study::nply::{self, Filter};
+use tabula_games::backgammon::drawing::CubeView;
 use tabula_tables::{MoveGen, Position};
 
 /// The deepest search the commands allow (3-ply takes seconds per play).

@@ -8,6 +8,9 @@
 //!   one action applied), its JSON view, its notation and its bots; one folder per game
 //!   ([`backgammon`], [`never_finishing`], [`grasshopper`], [`halma`]) implements it and
 //!   makes the game from its options.
+//! - [`Terminal`]: what a game adds to its face to be played at a text terminal (narration,
+//!   status line, the board drawn from a player's side, help, reading typed plays and
+//!   commands), written in the same folder; the drawings are each game's `drawing` module.
 //! - [`AnyFace`]: any game behind one object type, for a front end that holds games of every
 //!   kind side by side (the server's tables).
 //! - [`OptionsError`] and [`ActionError`]: why options or action text are refused.
@@ -21,9 +24,11 @@ mod face;
 pub mod grasshopper;
 pub mod halma;
 pub mod never_finishing;
+pub mod terminal;
 mod time_out;
 
 pub use args::{GameArgs, GameIdParser};
 pub use dynamic::AnyFace;
 pub use error::{ActionError, OptionsError};
 pub use face::{apply_text, bot_text, Face, Finished};
+pub use terminal::Terminal;

@@ -1,8 +1,13 @@
 //! Backgammon's face: actions are `roll`, `double`, `take`, `drop`, `beaver`,
 //! `resign single|gammon|backgammon`, `accept`, `reject`, or a move in gnubg's notation
-//! (`8/3 6/3`); the view draws the board as White sees it, with the cube and the score.
+//! (`8/3 6/3`); the view draws the board as White sees it, with the cube and the score. Its
+//! terminal face ([`crate::Terminal`]) is `terminal.rs`, its narration `narrate.rs`, and the
+//! text drawing of the board (shared with Never-Finishing) [`drawing`].
 
 mod board;
+pub mod drawing;
+mod narrate;
+mod terminal;
 
 pub use board::{board_json, score_json, white_view};
 pub(crate) use board::{finished, Logged};

@@ -1,6 +1,10 @@
 //! Grasshopper's face: actions in the game's move notation as `tabula moves grasshopper`
 //! lists them (`in 3`, `3-9`, `pass`, ...), the quadrant labels (`A3`, `B2-C2`) accepted on
-//! input; the view lists the 24 points, the hands and the scores.
+//! input; the view lists the 24 points, the hands and the scores. Its terminal face
+//! ([`crate::Terminal`]) is `terminal.rs`, its board drawn as text by [`drawing`].
+
+pub mod drawing;
+mod terminal;
 
 use crate::error::{ActionError, OptionsError};
 use crate::face::Face;

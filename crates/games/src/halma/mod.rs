@@ -1,7 +1,11 @@
 //! Grasshopper (Halma)'s face: moves written with their full path, `a1:c3` for a step or
 //! one jump and `c3:e5:e7` for a chain of jumps (the halma crate's notation, which also
 //! reads `c3-e7` when the path is unambiguous), `pass`, `offer-draw`, `accept-draw`; the
-//! view lists each side's squares.
+//! view lists each side's squares. Its terminal face ([`crate::Terminal`]) is `terminal.rs`,
+//! its board drawn as text by [`drawing`].
+
+pub mod drawing;
+mod terminal;
 
 use crate::error::{ActionError, OptionsError};
 use crate::face::Face;

@@ -1,5 +1,10 @@
 //! Never-Finishing backgammon's face: the only action is a move, in gnubg's notation with
-//! `^` marking a trap (`13/7^ 8/7`); the view is the backgammon board without the cube.
+//! `^` marking a trap (`13/7^ 8/7`); the view is the backgammon board without the cube. Its
+//! terminal face ([`crate::Terminal`]) is `terminal.rs`, its narration `narrate.rs`; the
+//! board is drawn by backgammon's [`crate::backgammon::drawing`].
+
+mod narrate;
+mod terminal;
 
 use crate::backgammon::{board_json, finished, score_json, Logged};
 use crate::error::{ActionError, OptionsError};

@@ -31,7 +31,7 @@
 //! is to move, a pass just played, or how the game ended), who needs the next point to win,
 //! and in play the last move.
 
-use super::checker;
+use crate::terminal::checker;
 use tabula_core::{ByColor, Color};
 use tabula_grasshopper::{Cell, Point, Position, Quadrant};
 

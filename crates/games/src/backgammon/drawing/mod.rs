@@ -1,4 +1,5 @@
-//! The terminal drawing of a backgammon board.
+//! The terminal drawing of a backgammon board (backgammon's and Never-Finishing's), a pure
+//! string function: `tabula play`, `show` and the study commands print it.
 //!
 //! A [`BoardView`] says what to draw (the checkers, and what is known of cube, score, dice and
 //! turn); a [`Layout`] says from whose side and with the home board on which side. The drawing
@@ -22,15 +23,15 @@
 //! lowercase (`o`, `x`), with the trappers above it, and a legend line under the board says
 //! so. A board without trapped checkers is drawn exactly as in backgammon.
 //!
-//! Grasshopper (Halma) has a square board of its own: [`halma`]; Grasshopper (the dice-free
-//! backgammon variant) its four quadrants stacked: [`grasshopper`].
+//! Grasshopper (Halma) has a square board of its own ([`crate::halma::drawing`]); Grasshopper
+//! (the dice-free backgammon variant) its four quadrants stacked
+//! ([`crate::grasshopper::drawing`]).
 
-pub mod grasshopper;
-pub mod halma;
 mod render;
 
 pub use render::render;
 
+pub use crate::terminal::checker;
 use tabula_core::{ByColor, Color, Dice};
 use tabula_tables::Position;
 
@@ -116,14 +117,6 @@ impl BoardView {
         } else {
             self.board.flip()
         }
-    }
-}
-
-/// The character drawn for a player's checkers.
-pub fn checker(color: Color) -> char {
-    match color {
-        Color::White => 'O',
-        Color::Black => 'X',
     }
 }
 

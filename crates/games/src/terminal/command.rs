@@ -1,4 +1,5 @@
-//! What a person at the keyboard can type during play.
+//! What a person at the keyboard can type during play, for every game: [`parse`] reads a
+//! line into a [`Command`], and each game's [`super::Terminal`] says what it means there.
 
 use tabula_tables::backgammon::ResignLevel;
 
@@ -42,64 +43,6 @@ pub enum Command {
     /// against the position.
     Play(String),
 }
-
-/// The help text.
-pub const HELP: &str = "\
-Commands:
-  <move>          play the dice in gnubg notation: 24/18 13/8, bar/22*, 6/off, 8/2(2)
-  roll            roll the dice (an empty line does too)
-  double          offer the cube
-  take | drop     answer a double (drop is also `pass`)
-  beaver          take and redouble at once (money play with beavers)
-  resign [single|gammon|backgammon]
-                  offer to resign (single by default)
-  accept | reject answer a resignation offer
-  moves           list the legal moves; then a number picks one
-  board           draw the board again
-  help            this text
-  quit            stop (end of input does too)";
-
-/// The help text of Never-Finishing backgammon: moves only (the dice are rolled for you and
-/// there is no cube); `^` traps a blot, `*` hits it.
-pub const NF_HELP: &str = "\
-Commands:
-  <move>          play the dice: 24/16, 13/8* (hit the blot on 8), 13/8^ (trap it),
-                  bar/20^, 8/2(2); landing on a blot that may be hit or
-                  trapped needs the * or the ^
-  moves           list the legal moves; then a number picks one
-  board           draw the board again
-  help            this text
-  quit            stop (end of input does too)";
-
-/// The help text of Grasshopper (Halma): moves, pass and draws (no dice, no cube).
-pub const HALMA_HELP: &str = "\
-Commands:
-  <move>          from-to, a step or any chain of jumps: c3-d4, c3-e5; or a jump
-                  path, each square the chain lands on: c3:e5:g7
-  pass            pass the turn (only when you have no legal move)
-  draw            offer a draw (then make your move), or accept the other side's offer;
-                  moving declines an offer
-  moves           list the legal moves with their jump paths; then a number picks one
-  board           draw the board again
-  help            this text
-  quit            stop (end of input does too)";
-
-/// The help text of Grasshopper (the dice-free backgammon variant): one action a turn.
-pub const GRASSHOPPER_HELP: &str = "\
-Commands:
-  in 3            enter a checker from your hand on a vacant point of 1-6
-  3-9             move the top checker of 3 to a vacant point of the next quadrant
-  9-15w           build a wall: move the top checker of 9 onto your single on 15
-                  (the w may be left out)
-  off 21          bear off your wall on 21 and score
-  discard 20      remove your single on 20 without scoring (only when all you have
-                  left are singles in 19-24)
-  pass            pass (only when you have no other action)
-                  points are 1-24 or A1-D6 (A4 = 4, B3 = 9, C5 = 17, D3 = 21)
-  moves           list the legal actions; then a number picks one
-  board           draw the board again
-  help            this text
-  quit            stop (end of input does too)";
 
 /// Whether a word starts like a square of the Grasshopper (Halma) board: a file letter and a
 /// rank digit (`c3`, `j10`).

@@ -27,7 +27,7 @@
 //!      a b c d e f g h
 //! ```
 
-use super::checker;
+use crate::terminal::checker;
 use std::fmt::Write;
 use tabula_core::{ByColor, Color};
 use tabula_halma::{Position, Square};

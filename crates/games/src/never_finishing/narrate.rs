@@ -5,7 +5,7 @@
 //! decides who starts (the winner rolls both dice again), and a game after the first is
 //! started by the previous game's winner without an opening roll; both are said.
 
-use super::score_line;
+use crate::terminal::score_line;
 use tabula_core::{ByColor, Color, DiceRoll};
 use tabula_tables::never_finishing::{Action, NeverFinishing, NfEvent, NfGame, NfResult, Scoring};
 use tabula_tables::notation::format_move_nf;
@@ -20,7 +20,7 @@ pub fn nf_score_text(session: &NeverFinishing) -> String {
 }
 
 /// Turns a Never-Finishing session's events into lines of text.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct NfNarrator {
     /// How many of the session's events have been told.
     seen: usize,
@@ -157,7 +157,7 @@ mod tests {
     use tabula_tables::{Position, Trapping};
 
     fn names() -> ByColor<String> {
-        super::super::names()
+        crate::terminal::names()
     }
 
     fn roll(n: &mut NfNarrator, s: &mut NeverFinishing, a: u8, b: u8) -> Vec<String> {

@@ -10,7 +10,7 @@ use tabula_tables::notation::format_move;
 use tabula_tables::Position;
 
 /// Turns events into lines of text.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Narrator {
     /// How many of the session's events have been told.
     seen: usize,
@@ -26,7 +26,7 @@ pub fn play_text(board: &Position, dice: Dice, after: &Position) -> String {
 }
 
 /// "a single game", "a gammon", "a backgammon".
-pub(super) fn kind(multiplier: u32) -> &'static str {
+fn kind(multiplier: u32) -> &'static str {
     match multiplier {
         1 => "a single game",
         2 => "a gammon",
@@ -36,7 +36,7 @@ pub(super) fn kind(multiplier: u32) -> &'static str {
 
 /// The score line: "score 2-0 to 5" (White's first), or money totals.
 pub fn score_text(session: &Backgammon) -> String {
-    super::score_line(
+    crate::terminal::score_line(
         session.score(),
         session.options().match_length().map(u32::from),
     )
