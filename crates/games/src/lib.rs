@@ -8,6 +8,11 @@
 //!   one action applied), its JSON view, its notation and its bots; one folder per game
 //!   ([`backgammon`], [`never_finishing`], [`grasshopper`], [`halma`]) implements it and
 //!   makes the game from its options.
+//! - [`GameOptionsFace`]: a game's options as the server takes them in JSON, in its folder
+//!   beside its face ([`backgammon::Options`], ...): defaults, the defaults a created game
+//!   stores, the description in words and the game they make; [`AnyOptions`] is any of them
+//!   behind one object type, and with the `openapi` feature [`tagged_schema`] gives one
+//!   game's shape in the OpenAPI schema.
 //! - [`AnyFace`]: any game behind one object type, for a front end that holds games of every
 //!   kind side by side (the server's tables).
 //! - [`OptionsError`] and [`ActionError`]: why options or action text are refused.
@@ -21,9 +26,13 @@ mod face;
 pub mod grasshopper;
 pub mod halma;
 pub mod never_finishing;
+mod options;
 mod time_out;
 
 pub use args::{GameArgs, GameIdParser};
 pub use dynamic::AnyFace;
 pub use error::{ActionError, OptionsError};
 pub use face::{apply_text, bot_text, Face, Finished};
+#[cfg(feature = "openapi")]
+pub use options::tagged_schema;
+pub use options::{AnyOptions, GameOptionsFace};
