@@ -4,15 +4,13 @@
 //! rolled out with the cube in play). Built on `tabula_ai::study::rollout` and
 //! `tabula_ai::study::cubeful_rollout`; docs/cli.md, "Study".
 
-use crate::error::bad_input;
 use crate::input::{capitalized, Setup};
-use crate::study::{cube_decision, cube_state, finished, write_cube, CubeJson};
+use crate::study::{cube_decision, cube_state, setup, write_cube, CubeJson};
 pub use crate::study_shared::RolloutArgs;
-use crate::study_shared::{equity_line, percent, progress_bar, ChancesJson, DiceGame};
+use crate::study_shared::{equity_line, percent, run_rollout, write_json, ChancesJson, DiceGame};
 use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
-use std::time::Instant;
 use tabula_ai::backgammon::cubeful::Owner;
 use tabula_ai::backgammon::match_cube::Holder;
 use tabula_ai::backgammon::NeuralEvaluator;
@@ -24,41 +22,21 @@ use tabula_tables::MoveGen;
 
 /// `tabula rollout`.
 pub fn rollout_command(out: &mut dyn Write, args: &RolloutArgs) -> Result<()> {
-    if args.trials == 0 {
-        return Err(bad_input("--trials must be at least 1"));
-    }
-    if args.threads == Some(0) {
-        return Err(bad_input("--threads must be at least 1"));
-    }
+    let pool = args.pool()?;
     if args.game == DiceGame::NeverFinishing {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(args.threads.unwrap_or(0))
-            .build()?;
         return crate::study_nf::rollout_nf(out, args, &pool);
     }
-    let setup = Setup::parse(&args.position)?;
-    finished(&setup)?;
+    let setup = setup(&args.position)?;
     // A score that cannot be played on is refused before the work, not after it.
     cube_state(&setup)?;
-    let config = RolloutConfig {
-        trials: args.trials,
-        truncate: args.truncate,
-        seed: args.seed,
-        variance_reduction: !args.no_variance_reduction,
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()?;
+    let config = args.config();
     let threads = pool.current_num_threads();
     if args.cubeful {
         return cubeful(out, args, &setup, &config, &pool);
     }
-    let bar = progress_bar(u64::from(args.trials));
-    let nets = NeuralEvaluator::shipped();
-    let start = Instant::now();
-    let result = pool.install(|| {
+    let (result, seconds) = run_rollout(&pool, u64::from(args.trials), |bar| {
         rollout(
-            nets,
+            NeuralEvaluator::shipped(),
             MoveGen::new,
             NeuralEvaluator::exact,
             &setup.board,
@@ -66,12 +44,9 @@ pub fn rollout_command(out: &mut dyn Write, args: &RolloutArgs) -> Result<()> {
             || bar.inc(1),
         )
     });
-    bar.finish_and_clear();
-    let seconds = start.elapsed().as_secs_f64();
     let analysis = cube_decision(&setup, &result.chances)?;
     if args.json {
-        write_rollout_json(out, &result, &config, threads, seconds, analysis.as_ref())?;
-        return Ok(());
+        return write_rollout_json(out, &result, &config, threads, seconds, analysis.as_ref());
     }
     writeln!(
         out,
@@ -132,8 +107,8 @@ fn write_rollout_json(
         #[serde(skip_serializing_if = "Option::is_none")]
         cube: Option<CubeJson>,
     }
-    serde_json::to_writer(
-        &mut *out,
+    write_json(
+        out,
         &RolloutJson {
             run: RunJson::new(r.trials, config, threads, seconds),
             chances: (&r.chances).into(),
@@ -143,9 +118,7 @@ fn write_rollout_json(
             equity_ci95: [r.equity - r.equity_ci95(), r.equity + r.equity_ci95()],
             cube: cube.map(Into::into),
         },
-    )?;
-    writeln!(out)?;
-    Ok(())
+    )
 }
 
 /// How a rollout ran, as every rollout's JSON begins.
@@ -220,10 +193,8 @@ fn cubeful(
     };
     let may_double = holder != Holder::Opponent && setup.cube != Some(CubeView::Crawford);
     let games = u64::from(args.trials) * if may_double { 2 } else { 1 };
-    let bar = progress_bar(games);
     let nets = NeuralEvaluator::shipped();
-    let start = Instant::now();
-    let (no_double, decision) = pool.install(|| {
+    let ((no_double, decision), seconds) = run_rollout(pool, games, |bar| {
         if may_double {
             let d = cubeful_rollout::cube_decision(
                 nets,
@@ -248,8 +219,6 @@ fn cubeful(
             (r, None)
         }
     });
-    bar.finish_and_clear();
-    let seconds = start.elapsed().as_secs_f64();
     let unit = match state.stakes {
         tabula_ai::backgammon::cube::Stakes::Money { .. } => Unit::Money,
         tabula_ai::backgammon::cube::Stakes::Match { .. } => Unit::MatchWinningChance,
@@ -280,8 +249,8 @@ fn cubeful(
             #[serde(skip_serializing_if = "Option::is_none")]
             verdict: Option<String>,
         }
-        serde_json::to_writer(
-            &mut *out,
+        return write_json(
+            out,
             &CubefulJson {
                 run: RunJson::new(args.trials, config, pool.current_num_threads(), seconds),
                 unit: match unit {
@@ -293,9 +262,7 @@ fn cubeful(
                 double_pass: decision.as_ref().map(|d| d.double_drop),
                 verdict: verdict.as_ref().map(CubeAnalysis::verdict),
             },
-        )?;
-        writeln!(out)?;
-        return Ok(());
+        );
     }
     writeln!(
         out,

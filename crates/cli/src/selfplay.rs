@@ -22,7 +22,7 @@ use tabula_ai::selfplay::{self, Config, Factory, Report, Scoring, SelfplayError}
 use tabula_ai::{bots, Bot, Budget, Level};
 use tabula_core::{Game, GameId};
 use tabula_grasshopper::Grasshopper;
-use tabula_halma::{BoardSize, HalmaGrasshopper, HalmaOptions};
+use tabula_halma::{HalmaGrasshopper, HalmaOptions};
 use tabula_tables::backgammon::{Backgammon, Mode, Options};
 use tabula_tables::never_finishing::{BadLength, NeverFinishing, NfOptions, Scoring as NfScoring};
 use tabula_tables::Trapping;
@@ -203,7 +203,7 @@ pub fn run(out: &mut dyn Write, args: &SelfplayArgs) -> Result<()> {
             )?;
             let size = match &args.game.size {
                 Some(text) => halma_size(text)?,
-                None => BoardSize::Eight,
+                None => tabula_games::halma::DEFAULT_SIZE,
             };
             if args.ply_limit == Some(0) {
                 return Err(bad_input("--ply-limit must be at least 1"));

@@ -9,7 +9,10 @@
 
 use crate::error::bad_input;
 use crate::input::{capitalized, parse_dice, Notation, Setup};
-use crate::study_shared::{shown_of, write_chances, write_not_shown, ChancesJson, DiceGame};
+use crate::study_shared::{
+    hint_plays, refuse_finished, shown_of, write_chances, write_json, write_not_shown, DiceGame,
+    EvalJson, HintPlay,
+};
 pub use crate::study_shared::{EvalArgs, HintArgs};
 use anyhow::Result;
 use serde::Serialize;
@@ -137,13 +140,11 @@ fn check_plies(plies: u32) -> Result<()> {
     Ok(())
 }
 
-pub(crate) fn finished(setup: &Setup) -> Result<()> {
-    if setup.board.bore_off_end(true).is_some() {
-        return Err(bad_input(
-            "the game in this position is over: nothing to evaluate",
-        ));
-    }
-    Ok(())
+/// The backgammon position `text` names, refused when its game is over.
+pub(crate) fn setup(text: &str) -> Result<Setup> {
+    let setup = Setup::parse(text)?;
+    refuse_finished(&setup.board)?;
+    Ok(setup)
 }
 
 fn describe_stakes(state: &CubeState, setup: &Setup) -> String {
@@ -210,32 +211,22 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
     if args.game == DiceGame::NeverFinishing {
         return crate::study_nf::eval(out, args);
     }
-    let setup = Setup::parse(&args.position)?;
-    finished(&setup)?;
+    let setup = setup(&args.position)?;
     let nets = NeuralEvaluator::shipped();
     let p = nply::chances(nets, &mut MoveGen::new(), &setup.board, args.plies);
     let (state, _) = cube_state(&setup)?;
     let analysis = cube_decision(&setup, &p)?;
     if args.json {
-        #[derive(Serialize)]
-        struct EvalJson {
-            plies: u32,
-            on_roll: tabula_core::Color,
-            chances: ChancesJson,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            cube: Option<CubeJson>,
-        }
-        serde_json::to_writer(
-            &mut *out,
-            &EvalJson {
+        return write_json(
+            out,
+            &EvalJson::<CubeJson> {
+                game: None,
                 plies: args.plies,
                 on_roll: setup.on_roll,
                 chances: (&p).into(),
                 cube: analysis.as_ref().map(Into::into),
             },
-        )?;
-        writeln!(out)?;
-        return Ok(());
+        );
     }
     writeln!(
         out,
@@ -252,28 +243,13 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
     Ok(())
 }
 
-/// One ranked play of `tabula hint --json`.
-#[derive(Debug, Serialize)]
-struct HintPlay {
-    rank: usize,
-    #[serde(rename = "move")]
-    play: String,
-    /// Cubeful equity (money) or match-winning chance (match) after the play.
-    equity: f32,
-    /// Its difference to the best play's (0 or negative).
-    diff: f32,
-    plies: u32,
-    chances: ChancesJson,
-}
-
 /// `tabula hint`.
 pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
     check_plies(args.plies)?;
     if args.game == DiceGame::NeverFinishing {
         return crate::study_nf::hint(out, args);
     }
-    let setup = Setup::parse(&args.position)?;
-    finished(&setup)?;
+    let setup = setup(&args.position)?;
     let dice = match (&args.dice, setup.dice) {
         (Some(text), _) => Some(parse_dice(text)?),
         (None, d) => d,
@@ -303,31 +279,15 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         |p| play_score(&state, owner, p),
     );
     let name_of = |after: &Position| {
-        legal
+        let play = legal
             .iter()
             .find(|(_, a)| a == after)
             .map(|(play, _)| tabula_tables::notation::format_play(play))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        (play, None)
     };
-    let best = ranked
-        .first()
-        .map(|r| play_score(&state, owner, &r.chances));
     let shown = shown_of(args.top, ranked.len());
-    let rows: Vec<HintPlay> = ranked[..shown]
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let e = play_score(&state, owner, &r.chances);
-            HintPlay {
-                rank: i + 1,
-                play: name_of(&r.after),
-                equity: e,
-                diff: e - best.unwrap_or(e),
-                plies: r.plies,
-                chances: (&r.chances).into(),
-            }
-        })
-        .collect();
+    let rows = hint_plays(&ranked, shown, |p| play_score(&state, owner, p), name_of);
     if args.json {
         #[derive(Serialize)]
         struct HintJson<'a> {
@@ -336,17 +296,15 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
             plays: &'a [HintPlay],
             total_plays: usize,
         }
-        serde_json::to_writer(
-            &mut *out,
+        return write_json(
+            out,
             &HintJson {
                 dice: dice.to_string(),
                 plies: args.plies,
                 plays: &rows,
                 total_plays: ranked.len(),
             },
-        )?;
-        writeln!(out)?;
-        return Ok(());
+        );
     }
     let filter = Filter::default();
     writeln!(

@@ -8,15 +8,15 @@
 use crate::error::bad_input;
 use crate::input::{capitalized, nf_position, parse_dice};
 use crate::study_shared::{
-    equity_line, percent, progress_bar, shown_of, write_chances, write_not_shown, ChancesJson,
-    EvalArgs, HintArgs, RolloutArgs,
+    equity_line, hint_plays, percent, refuse_finished, run_rollout, shown_of, write_chances,
+    write_json, write_not_shown, ChancesJson, EvalArgs, EvalJson, HintArgs, RolloutArgs,
 };
 use anyhow::Result;
-use serde::Serialize;
 use std::io::Write;
+use tabula_ai::backgammon::Probabilities;
 use tabula_ai::never_finishing::NfEvaluator;
 use tabula_ai::study::nply::{self, Filter};
-use tabula_ai::study::rollout::{rollout, RolloutConfig};
+use tabula_ai::study::rollout::rollout;
 use tabula_tables::notation::{format_move_nf, TablesPosition};
 use tabula_tables::{Position, TablesGen, Trapping};
 
@@ -26,11 +26,7 @@ fn gen() -> (TablesGen, Trapping) {
 
 fn position(text: &str) -> Result<TablesPosition> {
     let pos = nf_position(text)?;
-    if pos.position.bore_off_end(true).is_some() {
-        return Err(bad_input(
-            "the game in this position is over: nothing to evaluate",
-        ));
-    }
+    refuse_finished(&pos.position)?;
     Ok(pos)
 }
 
@@ -44,24 +40,16 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
         args.plies,
     );
     if args.json {
-        #[derive(Serialize)]
-        struct EvalJson {
-            game: &'static str,
-            plies: u32,
-            on_roll: tabula_core::Color,
-            chances: ChancesJson,
-        }
-        serde_json::to_writer(
-            &mut *out,
-            &EvalJson {
-                game: "never-finishing",
+        return write_json(
+            out,
+            &EvalJson::<()> {
+                game: Some("never-finishing"),
                 plies: args.plies,
                 on_roll: pos.to_move,
                 chances: (&p).into(),
+                cube: None,
             },
-        )?;
-        writeln!(out)?;
-        return Ok(());
+        );
     }
     writeln!(
         out,
@@ -91,38 +79,14 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
     let ranked = nply::rank_plays(nets, gen, &candidates, args.plies, Filter::default(), |p| {
         p.equity()
     });
-    let best = ranked.first().map(|r| r.chances.equity());
     let shown = shown_of(args.top, ranked.len());
-    #[derive(Serialize)]
-    struct Row {
-        rank: usize,
-        #[serde(rename = "move")]
-        play: String,
-        position: String,
-        equity: f32,
-        diff: f32,
-        plies: u32,
-        chances: ChancesJson,
-    }
-    let rows: Vec<Row> = ranked[..shown]
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let e = r.chances.equity();
-            Row {
-                rank: i + 1,
-                play: format_move_nf(&pos.position, &r.after, dice).unwrap_or_default(),
-                position: pos.after_move(r.after).to_string(),
-                equity: e,
-                diff: e - best.unwrap_or(e),
-                plies: r.plies,
-                chances: (&r.chances).into(),
-            }
-        })
-        .collect();
+    let rows = hint_plays(&ranked, shown, Probabilities::equity, |after| {
+        let play = format_move_nf(&pos.position, after, dice).unwrap_or_default();
+        (play, Some(pos.after_move(*after).to_string()))
+    });
     if args.json {
-        serde_json::to_writer(
-            &mut *out,
+        return write_json(
+            out,
             &serde_json::json!({
                 "game": "never-finishing",
                 "dice": dice.to_string(),
@@ -130,9 +94,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
                 "plays": rows,
                 "total_plays": ranked.len(),
             }),
-        )?;
-        writeln!(out)?;
-        return Ok(());
+        );
     }
     writeln!(
         out,
@@ -170,15 +132,8 @@ pub fn rollout_nf(out: &mut dyn Write, args: &RolloutArgs, pool: &rayon::ThreadP
             "Never-Finishing has no cube: --cubeful does not apply",
         ));
     }
-    let config = RolloutConfig {
-        trials: args.trials,
-        truncate: args.truncate,
-        seed: args.seed,
-        variance_reduction: !args.no_variance_reduction,
-    };
-    let bar = progress_bar(u64::from(args.trials));
-    let start = std::time::Instant::now();
-    let r = pool.install(|| {
+    let config = args.config();
+    let (r, seconds) = run_rollout(pool, u64::from(args.trials), |bar| {
         rollout(
             NfEvaluator::shipped(),
             gen,
@@ -188,11 +143,9 @@ pub fn rollout_nf(out: &mut dyn Write, args: &RolloutArgs, pool: &rayon::ThreadP
             || bar.inc(1),
         )
     });
-    bar.finish_and_clear();
-    let seconds = start.elapsed().as_secs_f64();
     if args.json {
-        serde_json::to_writer(
-            &mut *out,
+        return write_json(
+            out,
             &serde_json::json!({
                 "game": "never-finishing",
                 "trials": r.trials,
@@ -206,9 +159,7 @@ pub fn rollout_nf(out: &mut dyn Write, args: &RolloutArgs, pool: &rayon::ThreadP
                 "equity_std_err": r.equity_std_err,
                 "equity_ci95": [r.equity - r.equity_ci95(), r.equity + r.equity_ci95()],
             }),
-        )?;
-        writeln!(out)?;
-        return Ok(());
+        );
     }
     writeln!(
         out,

@@ -1,13 +1,20 @@
 //! What the study commands of both dice games share (`study` for backgammon, `study_nf` for
-//! Never-Finishing, `rollout`): the options of `tabula eval`, `hint` and `rollout`, and the
-//! pieces of their text and JSON that are the same in both games (the five chances, the
-//! ranked plays left out, a rollout's equity line and progress bar).
+//! Never-Finishing, `rollout`): the options of `tabula eval`, `hint` and `rollout`, the
+//! refusal of a finished position, and the pieces of their text and JSON that are the same
+//! in both games (the evaluation's JSON, the ranked plays of a hint and those left out, the
+//! five chances, a rollout's settings, run with its progress bar, and its equity line).
 
+use crate::error::bad_input;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
+use serde::Serialize;
 use std::io::Write;
+use std::time::Instant;
 use tabula_ai::backgammon::Probabilities;
-use tabula_ai::study::rollout::RolloutResult;
+use tabula_ai::study::nply::RankedPlay;
+use tabula_ai::study::rollout::{RolloutConfig, RolloutResult};
+use tabula_core::Color;
+use tabula_tables::Position;
 
 /// The options of `tabula eval`.
 #[derive(Debug, Args)]
@@ -96,6 +103,82 @@ pub struct RolloutArgs {
     pub json: bool,
 }
 
+/// Refuses a position whose game is over (one side has borne off everything).
+pub(crate) fn refuse_finished(position: &Position) -> Result<()> {
+    if position.bore_off_end(true).is_some() {
+        return Err(bad_input(
+            "the game in this position is over: nothing to evaluate",
+        ));
+    }
+    Ok(())
+}
+
+/// `value` as one line of JSON, the whole output of a command given `--json`.
+pub(crate) fn write_json(out: &mut dyn Write, value: &impl Serialize) -> Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// `tabula eval --json`: the game (Never-Finishing only), the depth, the player on roll,
+/// the five chances and (backgammon, unless the opponent holds the cube) the cube decision.
+#[derive(Serialize)]
+pub(crate) struct EvalJson<C: Serialize> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<&'static str>,
+    pub plies: u32,
+    pub on_roll: Color,
+    pub chances: ChancesJson,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cube: Option<C>,
+}
+
+/// One ranked play of `tabula hint`, as its JSON and its table show it.
+#[derive(Debug, Serialize)]
+pub(crate) struct HintPlay {
+    pub rank: usize,
+    #[serde(rename = "move")]
+    pub play: String,
+    /// The position after the play (Never-Finishing: its tables notation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    /// The score ranked by: cubeful equity (money), match-winning chance (match) or
+    /// cubeless equity (Never-Finishing) after the play.
+    pub equity: f32,
+    /// Its difference to the best play's (0 or negative).
+    pub diff: f32,
+    pub plies: u32,
+    pub chances: ChancesJson,
+}
+
+/// The first `shown` of the `ranked` plays as a hint lists them: each scored by `score`
+/// against the best, and named (with the position it reaches, if shown) by `name`.
+pub(crate) fn hint_plays(
+    ranked: &[RankedPlay],
+    shown: usize,
+    score: impl Fn(&Probabilities) -> f32,
+    name: impl Fn(&Position) -> (String, Option<String>),
+) -> Vec<HintPlay> {
+    let best = ranked.first().map(|r| score(&r.chances));
+    ranked[..shown]
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let e = score(&r.chances);
+            let (play, position) = name(&r.after);
+            HintPlay {
+                rank: i + 1,
+                play,
+                position,
+                equity: e,
+                diff: e - best.unwrap_or(e),
+                plies: r.plies,
+                chances: (&r.chances).into(),
+            }
+        })
+        .collect()
+}
+
 /// How many of `total` ranked plays a hint lists for `--top` (0: all).
 pub(crate) fn shown_of(top: usize, total: usize) -> usize {
     if top == 0 {
@@ -149,7 +232,46 @@ pub(crate) fn equity_line(r: &RolloutResult) -> String {
     )
 }
 
-pub(crate) fn progress_bar(len: u64) -> indicatif::ProgressBar {
+impl RolloutArgs {
+    /// The worker threads' pool, `--trials` and `--threads` checked.
+    pub(crate) fn pool(&self) -> Result<rayon::ThreadPool> {
+        if self.trials == 0 {
+            return Err(bad_input("--trials must be at least 1"));
+        }
+        if self.threads == Some(0) {
+            return Err(bad_input("--threads must be at least 1"));
+        }
+        Ok(rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads.unwrap_or(0))
+            .build()?)
+    }
+
+    /// How the games are played out.
+    pub(crate) fn config(&self) -> RolloutConfig {
+        RolloutConfig {
+            trials: self.trials,
+            truncate: self.truncate,
+            seed: self.seed,
+            variance_reduction: !self.no_variance_reduction,
+        }
+    }
+}
+
+/// Runs `work` (a rollout of `games` games, each ticking the bar once) on `pool` behind a
+/// progress bar: its result and the seconds it took.
+pub(crate) fn run_rollout<T: Send>(
+    pool: &rayon::ThreadPool,
+    games: u64,
+    work: impl FnOnce(&indicatif::ProgressBar) -> T + Send,
+) -> (T, f64) {
+    let bar = progress_bar(games);
+    let start = Instant::now();
+    let result = pool.install(|| work(&bar));
+    bar.finish_and_clear();
+    (result, start.elapsed().as_secs_f64())
+}
+
+fn progress_bar(len: u64) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(len);
     bar.set_style(
         indicatif::ProgressStyle::with_template(

@@ -11,6 +11,11 @@
 //! - [`Terminal`]: what a game adds to its face to be played at a text terminal (narration,
 //!   status line, the board drawn from a player's side, help, reading typed plays and
 //!   commands), written in the same folder; the drawings are each game's `drawing` module.
+//! - [`GameOptionsFace`]: a game's options as the server takes them in JSON, in its folder
+//!   beside its face ([`backgammon::Options`], ...): defaults, the defaults a created game
+//!   stores, the description in words and the game they make; [`AnyOptions`] is any of them
+//!   behind one object type, and with the `openapi` feature [`tagged_schema`] gives one
+//!   game's shape in the OpenAPI schema.
 //! - [`AnyFace`]: any game behind one object type, for a front end that holds games of every
 //!   kind side by side (the server's tables).
 //! - [`OptionsError`] and [`ActionError`]: why options or action text are refused.
@@ -24,6 +29,7 @@ mod face;
 pub mod grasshopper;
 pub mod halma;
 pub mod never_finishing;
+mod options;
 pub mod terminal;
 mod time_out;
 
@@ -31,4 +37,7 @@ pub use args::{GameArgs, GameIdParser};
 pub use dynamic::AnyFace;
 pub use error::{ActionError, OptionsError};
 pub use face::{apply_text, bot_text, Face, Finished};
+#[cfg(feature = "openapi")]
+pub use options::tagged_schema;
+pub use options::{AnyOptions, GameOptionsFace};
 pub use terminal::Terminal;

@@ -7,10 +7,12 @@
 mod board;
 pub mod drawing;
 mod narrate;
+mod options;
 mod terminal;
 
 pub use board::{board_json, score_json, white_view};
 pub(crate) use board::{finished, Logged};
+pub use options::Options;
 
 use crate::error::{ActionError, OptionsError};
 use crate::face::{Face, Finished};
@@ -18,7 +20,7 @@ use crate::time_out::{level, match_lost};
 use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};
 use tabula_core::{Color, EndReason, Game, Outcome};
-use tabula_tables::backgammon::{Action, Backgammon, Event, Mode, Options, ResignLevel};
+use tabula_tables::backgammon::{Action, Backgammon, Event, Mode, Options as Rules, ResignLevel};
 use tabula_tables::notation::move_text::{format_play, match_play};
 use tabula_tables::Position;
 
@@ -32,14 +34,14 @@ pub fn new(
 ) -> Result<Backgammon, OptionsError> {
     let options = match match_length {
         Some(length) => {
-            let mut options = Options::match_to(length)?;
+            let mut options = Rules::match_to(length)?;
             options.mode = Mode::Match {
                 length: length as u8,
                 crawford,
             };
             options
         }
-        None => Options {
+        None => Rules {
             mode: Mode::Money {
                 beavers,
                 jacoby,

@@ -8,15 +8,47 @@ mod terminal;
 
 use crate::error::{ActionError, OptionsError};
 use crate::face::Face;
+use crate::options::GameOptionsFace;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};
-use tabula_core::Color;
+use tabula_core::{Color, GameId};
 use tabula_grasshopper::notation::format_position;
 use tabula_grasshopper::{Action, Cell, Checkers, Grasshopper, Point};
 
 /// A Grasshopper game with `checkers` checkers each.
 pub fn new(checkers: u32) -> Result<Grasshopper, OptionsError> {
     Ok(Grasshopper::new(Checkers::new(checkers)?))
+}
+
+/// Grasshopper with `checkers` checkers each (even, 2 to 14; default 14).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = GrasshopperOptions))]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    /// Checkers per player.
+    #[serde(default = "default_checkers")]
+    pub checkers: u32,
+}
+
+/// The rules' own default, the full 14.
+fn default_checkers() -> u32 {
+    u32::from(Checkers::default().get())
+}
+
+impl GameOptionsFace for Options {
+    const ID: GameId = GameId::Grasshopper;
+    type Game = Grasshopper;
+
+    /// `14 checkers each`.
+    fn describe(&self) -> String {
+        format!("{} checkers each", self.checkers)
+    }
+
+    fn new_game(&self) -> Result<Grasshopper, OptionsError> {
+        new(self.checkers)
+    }
 }
 
 fn cell_json(cell: Cell) -> Value {

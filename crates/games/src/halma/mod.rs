@@ -9,11 +9,68 @@ mod terminal;
 
 use crate::error::{ActionError, OptionsError};
 use crate::face::Face;
+use crate::options::GameOptionsFace;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};
-use tabula_core::Color;
+use tabula_core::{Color, GameId};
 use tabula_halma::notation::{format_move, PathStyle};
 use tabula_halma::{Action, BoardSize, HalmaGrasshopper, HalmaOptions};
+
+/// Grasshopper (Halma) on an 8x8 (default) or 10x10 board.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = HalmaGrasshopperOptions))]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    /// 8 or 10.
+    #[serde(default = "default_size")]
+    pub size: u32,
+    /// The evacuation deadline, in each player's own moves: a player with a piece still
+    /// in their own starting camp after this move loses, and so does one who moves a
+    /// piece back into it later. 0 switches the rule off; otherwise from the number of
+    /// pieces (10 on 8x8, 15 on 10x10) to half the ply limit (200 on 8x8, 300 on 10x10).
+    /// Absent or null: the board's default, 30 on 8x8 and 50 on 10x10 (a created game
+    /// stores the number).
+    #[serde(default)]
+    pub evacuation: Option<u32>,
+}
+
+/// The board of options that name none (the server's and the command line's).
+pub const DEFAULT_SIZE: BoardSize = BoardSize::Eight;
+
+fn default_size() -> u32 {
+    DEFAULT_SIZE.side().into()
+}
+
+impl GameOptionsFace for Options {
+    const ID: GameId = GameId::HalmaGrasshopper;
+    type Game = HalmaGrasshopper;
+
+    /// The board's default evacuation deadline filled in (none for a size the game
+    /// refuses anyway).
+    fn resolved(&self) -> Options {
+        Options {
+            size: self.size,
+            evacuation: self.evacuation.or_else(|| default_evacuation(self.size)),
+        }
+    }
+
+    /// `10×10 board, evacuation after move 50`, `8×8 board, no evacuation rule`, or (not
+    /// resolved) `8×8 board`.
+    fn describe(&self) -> String {
+        let size = self.size;
+        match self.evacuation {
+            Some(0) => format!("{size}×{size} board, no evacuation rule"),
+            Some(n) => format!("{size}×{size} board, evacuation after move {n}"),
+            None => format!("{size}×{size} board"),
+        }
+    }
+
+    fn new_game(&self) -> Result<HalmaGrasshopper, OptionsError> {
+        new(self.size, self.evacuation)
+    }
+}
 
 fn board_size(size: u32) -> Result<BoardSize, OptionsError> {
     Ok(size.to_string().parse::<BoardSize>()?)

@@ -9,10 +9,12 @@ mod terminal;
 use crate::backgammon::{board_json, finished, score_json, Logged};
 use crate::error::{ActionError, OptionsError};
 use crate::face::{Face, Finished};
+use crate::options::GameOptionsFace;
 use crate::time_out::{level, match_lost};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tabula_ai::{Bot, Level};
-use tabula_core::{Color, EndReason, Outcome};
+use tabula_core::{Color, EndReason, GameId, Outcome};
 use tabula_tables::never_finishing::{
     start_position, Action as NfAction, NeverFinishing, NfEvent, NfOptions, Scoring,
 };
@@ -32,6 +34,48 @@ pub fn new(match_length: u32) -> Result<NeverFinishing, OptionsError> {
         scoring,
         trapping: Trapping::On,
     })?)
+}
+
+/// Never-Finishing backgammon: a match to `match_length` points (default 3), or one money
+/// game when `match_length` is 0.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = NeverFinishingOptions))]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    /// Points to win the match, 1 to 64, or 0 for a single money game (default 3).
+    #[serde(default = "default_match_length")]
+    pub match_length: u32,
+}
+
+/// The match length of options that name none: the rules' own default session
+/// (`NfOptions::default()`), a match to 3 points.
+pub fn default_match_length() -> u32 {
+    match NfOptions::default().scoring {
+        Scoring::Match { length } => u32::from(length),
+        Scoring::Money { .. } => 0,
+    }
+}
+
+impl GameOptionsFace for Options {
+    const ID: GameId = GameId::NeverFinishing;
+    type Game = NeverFinishing;
+
+    /// `3-point match`, or `money game` (length 0).
+    fn describe(&self) -> String {
+        match self.match_length {
+            0 => "money game".into(),
+            n => format!("{n}-point match"),
+        }
+    }
+
+    fn match_length(&self) -> Option<u32> {
+        (self.match_length > 0).then_some(self.match_length)
+    }
+
+    fn new_game(&self) -> Result<NeverFinishing, OptionsError> {
+        new(self.match_length)
+    }
 }
 
 /// Every legal play of the dice with the position it reaches; none before the roll.

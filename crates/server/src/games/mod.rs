@@ -1,9 +1,11 @@
 //! The four games as the server drives them: created from JSON options, actions read and
 //! written as text (the notation of each game), a JSON view of the state for clients, and
 //! the bots. Each game's face ([`tabula_games::Face`], one folder per game in
-//! `crates/games`) gives the text, the JSON and the bots; this module adds the JSON options,
-//! the wire's end-of-game shapes and one type, [`Table`], over the four (each game's face
-//! behind [`AnyFace`]; only [`Table::new`] names the games).
+//! `crates/games`) gives the text, the JSON and the bots, and its options
+//! ([`GameOptionsFace`]) their shape, defaults, words and the game they make; this module
+//! lists the games' options in one enum, [`GameOptions`] (one line per game, the only place
+//! that names them), and adds the wire's end-of-game shapes and one type, [`Table`], over the
+//! four (each game's face behind [`AnyFace`]).
 //!
 //! A game's log stores every action by its canonical text (the text [`Table::legal`] lists),
 //! so that replaying the log through [`Table::apply_text`] rebuilds the state exactly.
@@ -17,153 +19,90 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tabula_ai::Level;
 use tabula_core::{ByColor, Color, DiceRoll, EndReason, Game, GameId, Outcome, SessionEnd, Status};
-use tabula_games::{backgammon, grasshopper, halma, never_finishing, AnyFace, Face};
-use utoipa::ToSchema;
+use tabula_games::{
+    backgammon, grasshopper, halma, never_finishing, tagged_schema, AnyFace, AnyOptions, Face,
+    GameOptionsFace,
+};
+use utoipa::openapi::schema::{OneOfBuilder, Schema};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
 
-/// The options of a new game, one shape per game. Every field has a default.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "game", rename_all = "kebab-case", deny_unknown_fields)]
-pub enum GameOptions {
-    /// Backgammon: a match to `match_length` points, or (no length) one money game.
-    Backgammon {
-        /// Points to win the match, 1 to 64; absent for money play.
-        #[serde(default)]
-        match_length: Option<u32>,
-        /// The Crawford rule in a match (default on).
-        #[serde(default = "yes")]
-        crawford: bool,
-        /// Money: beavers allowed (default on).
-        #[serde(default = "yes")]
-        beavers: bool,
-        /// Money: the Jacoby rule (default on).
-        #[serde(default = "yes")]
-        jacoby: bool,
-        /// Money: how many automatic doubles an opening tie may cause (default 0).
-        #[serde(default)]
-        automatic_doubles: u8,
-    },
-    /// Never-Finishing backgammon: a match to `match_length` points (default 3), or one money
-    /// game when `match_length` is 0.
-    NeverFinishing {
-        /// Points to win the match, 1 to 64, or 0 for a single money game (default 3).
-        #[serde(default = "three")]
-        match_length: u32,
-    },
-    /// Grasshopper with `checkers` checkers each (even, 2 to 14; default 14).
-    Grasshopper {
-        /// Checkers per player.
-        #[serde(default = "fourteen")]
-        checkers: u32,
-    },
-    /// Grasshopper (Halma) on an 8x8 (default) or 10x10 board.
-    HalmaGrasshopper {
-        /// 8 or 10.
-        #[serde(default = "eight")]
-        size: u32,
-        /// The evacuation deadline, in each player's own moves: a player with a piece still
-        /// in their own starting camp after this move loses, and so does one who moves a
-        /// piece back into it later. 0 switches the rule off; otherwise from the number of
-        /// pieces (10 on 8x8, 15 on 10x10) to half the ply limit (200 on 8x8, 300 on 10x10).
-        /// Absent or null: the board's default, 30 on 8x8 and 50 on 10x10 (a created game
-        /// stores the number).
-        #[serde(default)]
-        evacuation: Option<u32>,
-    },
+/// Declares [`GameOptions`] from one line per game, `Variant(module)`: the variant (its
+/// kebab-case name is the game's tag in JSON) holds `module::Options`, that game's
+/// [`GameOptionsFace`] written beside its face in `crates/games`, and every method delegates
+/// to it.
+macro_rules! game_options {
+    ($($(#[$doc:meta])* $variant:ident($game:ident),)*) => {
+        /// The options of a new game, one shape per game. Every field has a default.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "game", rename_all = "kebab-case")]
+        pub enum GameOptions {
+            $($(#[$doc])* $variant($game::Options),)*
+        }
+
+        impl GameOptions {
+            /// The game's own options behind one type.
+            fn face(&self) -> &dyn AnyOptions {
+                match self {
+                    $(GameOptions::$variant(options) => options,)*
+                }
+            }
+
+            /// The options with the defaults that depend on other options filled in (the
+            /// Halma evacuation deadline), as a created game stores them: a later change of
+            /// a default then cannot change how a stored game replays.
+            pub fn resolved(&self) -> GameOptions {
+                match self {
+                    $(GameOptions::$variant(options) => {
+                        GameOptions::$variant(options.resolved())
+                    })*
+                }
+            }
+        }
+
+        /// The schema utoipa derives for an enum tagged by `game` whose variants have named
+        /// fields: one object per game, its fields and the tag.
+        impl PartialSchema for GameOptions {
+            fn schema() -> RefOr<Schema> {
+                OneOfBuilder::new()
+                    $(.item(tagged_schema::<$game::Options>()))*
+                    .description(Some(
+                        "The options of a new game, one shape per game. Every field has a default.",
+                    ))
+                    .into()
+            }
+        }
+    };
 }
 
-fn yes() -> bool {
-    true
+game_options! {
+    /// Backgammon ([`backgammon::Options`]).
+    Backgammon(backgammon),
+    /// Never-Finishing backgammon ([`never_finishing::Options`]).
+    NeverFinishing(never_finishing),
+    /// Grasshopper ([`grasshopper::Options`]).
+    Grasshopper(grasshopper),
+    /// Grasshopper (Halma) ([`halma::Options`]).
+    HalmaGrasshopper(halma),
 }
-fn three() -> u32 {
-    3
-}
-fn fourteen() -> u32 {
-    14
-}
-fn eight() -> u32 {
-    8
-}
+
+impl ToSchema for GameOptions {}
 
 impl GameOptions {
     /// Which game the options are for.
     pub fn game_id(&self) -> GameId {
-        match self {
-            GameOptions::Backgammon { .. } => GameId::Backgammon,
-            GameOptions::NeverFinishing { .. } => GameId::NeverFinishing,
-            GameOptions::Grasshopper { .. } => GameId::Grasshopper,
-            GameOptions::HalmaGrasshopper { .. } => GameId::HalmaGrasshopper,
-        }
-    }
-
-    /// The options with the defaults that depend on other options filled in (the Halma
-    /// evacuation deadline), as a created game stores them: a later change of a default then
-    /// cannot change how a stored game replays.
-    pub fn resolved(&self) -> GameOptions {
-        match *self {
-            GameOptions::HalmaGrasshopper {
-                size,
-                evacuation: None,
-            } => GameOptions::HalmaGrasshopper {
-                size,
-                evacuation: halma::default_evacuation(size),
-            },
-            ref other => other.clone(),
-        }
+        self.face().game_id()
     }
 
     /// The options in words, as the lobby shows an open seat: `5-point match`, `money game,
     /// beavers, Jacoby rule`, `14 checkers each`, `10×10 board, evacuation after move 50`.
     pub fn describe(&self) -> String {
-        match *self {
-            GameOptions::Backgammon {
-                match_length: Some(n),
-                crawford,
-                ..
-            } => format!(
-                "{n}-point match{}",
-                if crawford {
-                    ""
-                } else {
-                    " without the Crawford rule"
-                }
-            ),
-            GameOptions::Backgammon {
-                match_length: None,
-                beavers,
-                jacoby,
-                automatic_doubles,
-                ..
-            } => {
-                let mut parts = vec!["money game".to_string()];
-                if beavers {
-                    parts.push("beavers".into());
-                }
-                if jacoby {
-                    parts.push("Jacoby rule".into());
-                }
-                if automatic_doubles > 0 {
-                    parts.push(format!("up to {automatic_doubles} automatic doubles"));
-                }
-                parts.join(", ")
-            }
-            GameOptions::NeverFinishing { match_length: 0 } => "money game".into(),
-            GameOptions::NeverFinishing { match_length } => format!("{match_length}-point match"),
-            GameOptions::Grasshopper { checkers } => format!("{checkers} checkers each"),
-            GameOptions::HalmaGrasshopper { size, evacuation } => match evacuation {
-                Some(0) => format!("{size}×{size} board, no evacuation rule"),
-                Some(n) => format!("{size}×{size} board, evacuation after move {n}"),
-                None => format!("{size}×{size} board"),
-            },
-        }
+        self.face().describe()
     }
 
     /// The match length, for the rating formulas of matches (FIBS); `None` otherwise.
     pub fn match_length(&self) -> Option<u32> {
-        match *self {
-            GameOptions::Backgammon { match_length, .. } => match_length,
-            GameOptions::NeverFinishing { match_length } if match_length > 0 => Some(match_length),
-            _ => None,
-        }
+        self.face().match_length()
     }
 }
 
@@ -224,30 +163,14 @@ pub struct FinishedGame {
 pub struct Table(Box<dyn AnyFace>);
 
 impl Table {
-    /// A new game with these options, or why they are refused. The one place that names each
-    /// game: its options make its rules' value.
+    /// A new game with these options, or why they are refused (each game's
+    /// [`GameOptionsFace::new_game`]).
     pub fn new(options: &GameOptions) -> Result<Table, String> {
-        fn boxed<F: Face>(game: F) -> Table {
-            Table(Box::new(game))
-        }
-        match *options {
-            GameOptions::Backgammon {
-                match_length,
-                crawford,
-                beavers,
-                jacoby,
-                automatic_doubles,
-            } => backgammon::new(match_length, crawford, beavers, jacoby, automatic_doubles)
-                .map(boxed),
-            GameOptions::NeverFinishing { match_length } => {
-                never_finishing::new(match_length).map(boxed)
-            }
-            GameOptions::Grasshopper { checkers } => grasshopper::new(checkers).map(boxed),
-            GameOptions::HalmaGrasshopper { size, evacuation } => {
-                halma::new(size, evacuation).map(boxed)
-            }
-        }
-        .map_err(|e| e.to_string())
+        options
+            .face()
+            .new_face()
+            .map(Table)
+            .map_err(|e| e.to_string())
     }
 
     /// The backgammon session, when the game is one (for the analysis and the exports).

@@ -1341,7 +1341,7 @@ await scenario('15: preferences (auto-roll, auto-confirm, orientation, colours) 
 /** Every end code a client can meet (docs/protocol.md, "The end of a game"). */
 const END_CODES = ['single', 'gammon', 'backgammon', 'jacoby-single', 'cube-dropped', 'resigned-single', 'resigned-gammon',
   'resigned-backgammon', 'dead-position', 'scored-twice', 'both-passed', 'no-checkers-left', 'all-in-camp', 'not-evacuated',
-  'returned-to-camp', 'repetition', 'ply-limit', 'agreement', 'match-won', 'session-complete', 'time-out'];
+  'returned-to-camp', 'repetition', 'ply-limit', 'agreement', 'match-won', 'session-complete', 'time-out', 'resigned', 'abandoned', 'aborted'];
 
 /** A game of Grasshopper with 2 checkers each against the easy bot, played to its end; its id. */
 async function quickFinishedGame(page) {
