@@ -82,11 +82,14 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         .layer(tower_http::trace::TraceLayer::new_for_http());
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
+    // The handlers are installed before anyone is told the address: a SIGTERM sent the
+    // moment the server says it listens must stop it cleanly, not kill it.
+    let shutdown = shutdown_signal();
     ready(addr);
     tracing::info!(%addr, "listening");
     // Not axum::serve: listen.rs adds the header timeout and the connection cap, and still
     // gives handlers `ConnectInfo<SocketAddr>`.
-    listen::serve_connections(listener, app, config.limits, shutdown_signal()).await;
+    listen::serve_connections(listener, app, config.limits, shutdown).await;
     tracing::info!("stopped");
     Ok(())
 }
@@ -105,26 +108,39 @@ pub enum ServeError {
     Io(#[from] std::io::Error),
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Installs the SIGTERM and SIGINT handlers at once (not when first polled) and returns the
+/// future that resolves on either.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (term, int) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        (
+            signal(SignalKind::terminate()).ok(),
+            signal(SignalKind::interrupt()).ok(),
+        )
     };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
+    async move {
+        #[cfg(unix)]
+        {
+            async fn recv(s: Option<tokio::signal::unix::Signal>) {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            }
+            tokio::select! {
+                _ = recv(term) => {},
+                _ = recv(int) => {},
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+        tracing::info!("shutting down");
     }
-    tracing::info!("shutting down");
 }
 
 /// Listens to `NOTIFY tabula_games` and `tabula_analyses` and pushes other instances' moves
