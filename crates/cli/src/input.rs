@@ -152,13 +152,8 @@ fn xgid_color(side: Side) -> Color {
     }
 }
 
-/// "White" or "Black".
-pub fn capitalized(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
+/// "White" or "Black" (the games' terminal words).
+pub use tabula_games::terminal::capitalized;
 
 fn resign_kind(level: u8) -> &'static str {
     match level {

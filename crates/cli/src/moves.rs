@@ -278,7 +278,7 @@ fn run_grasshopper(out: &mut dyn Write, position: &str, options: MovesOptions) -
         ));
     }
     let before = grasshopper_position(position, options.checkers)?;
-    let names = ByColor::new_with(|c| capitalized(c).to_string());
+    let names = tabula_games::terminal::names();
     let listing = Listing {
         entries: grasshopper_legal_moves(&before),
         end: before.outcome().as_ref().map(EndJson::new),

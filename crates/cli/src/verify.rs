@@ -12,7 +12,7 @@ use std::io::Write;
 use tabula_core::verifiable::{verify, DiceRecord};
 use tabula_core::ByColor;
 use tabula_server::games::{GameOptions, Table};
-use tabula_server::service::{ended_view, replay_event, server_end};
+use tabula_server::service::record_step;
 use tabula_server::store::EventRow;
 
 /// Options of `tabula verify-dice`.
@@ -117,7 +117,7 @@ fn replay(value: &Value, dice: &DiceRecord) -> Result<usize, String> {
                 ));
             }
         }
-        replay_event(&mut table, &event).map_err(|e| {
+        let state = record_step(&mut table, &mut ended, &event, names).map_err(|e| {
             format!(
                 "event {} ({} {}) is refused: {e}",
                 i + 1,
@@ -125,15 +125,6 @@ fn replay(value: &Value, dice: &DiceRecord) -> Result<usize, String> {
                 event.payload
             )
         })?;
-        if let Some(outcome) = server_end(&table, &event)
-            .map_err(|e| format!("event {} ({}) is refused: {e}", i + 1, event.kind))?
-        {
-            ended = Some(outcome);
-        }
-        let mut state = table.view(names);
-        if let Some(outcome) = &ended {
-            ended_view(&mut state, outcome, names);
-        }
         same(state, step.get("state"), &format!("after event {}", i + 1))?;
     }
     if rolls.next().is_some() {

@@ -49,15 +49,46 @@ fn the_browser_client_plays_every_game_end_to_end() {
         }
     }
     let db = std::env::temp_dir().join(format!("tabula_browser_{}.sqlite3", std::process::id()));
+    let (mut server, base) = serve(&db, &[]);
+    // Scenario 25's own server: games against a bot left untouched for 3 s end (its short
+    // idle limit would end the other scenarios' idle games on the main server).
+    let idle_db = std::env::temp_dir().join(format!(
+        "tabula_browser_idle_{}.sqlite3",
+        std::process::id()
+    ));
+    let (mut idle, idle_base) = serve(&idle_db, &[("TABULA_ABANDON_AFTER_SECS", "3")]);
+    let mut e2e = Command::new("node");
+    e2e.arg("e2e.mjs")
+        .current_dir(&dir)
+        .env("BASE_URL", &base)
+        .env("ABANDON_BASE_URL", &idle_base)
+        .env("CHROMIUM", &chromium);
+    if let Some(shots) = std::env::var_os("TABULA_SCREENSHOTS") {
+        e2e.env("SCREENSHOT_DIR", shots);
+    }
+    let status = e2e.status().expect("node runs");
+    for s in [&mut server, &mut idle] {
+        let _ = s.kill();
+        let _ = s.wait();
+    }
+    for f in [&db, &idle_db] {
+        let _ = std::fs::remove_file(f);
+    }
+    assert!(status.success(), "the browser scenarios failed: {status:?}");
+}
+
+/// Starts `tabula serve` on a fresh SQLite file `db` with `env`; the process and its base URL.
+fn serve(db: &Path, env: &[(&str, &str)]) -> (std::process::Child, String) {
     let mut server = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(["serve", "--addr", "127.0.0.1:0", "--database"])
-        .arg(&db)
+        .arg(db)
         .env("RUST_LOG", "warn")
         // The analysis scenario (5c) analyses a played game: at the default 2 plies the
         // debug build takes minutes, so the server looks 0 plies ahead here.
         .env("TABULA_ANALYSIS_PLIES", "0")
         // Bots answer at once (their human-like pause is for people, not for the test).
         .env("TABULA_BOT_DELAY_MS", "0")
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .spawn()
         .expect("tabula serve starts");
@@ -70,19 +101,7 @@ fn the_browser_client_plays_every_game_end_to_end() {
         .trim_start_matches("Tabula is serving at ")
         .trim_end_matches('/')
         .to_string();
-    let mut e2e = Command::new("node");
-    e2e.arg("e2e.mjs")
-        .current_dir(&dir)
-        .env("BASE_URL", &base)
-        .env("CHROMIUM", &chromium);
-    if let Some(shots) = std::env::var_os("TABULA_SCREENSHOTS") {
-        e2e.env("SCREENSHOT_DIR", shots);
-    }
-    let status = e2e.status().expect("node runs");
-    let _ = server.kill();
-    let _ = server.wait();
-    let _ = std::fs::remove_file(&db);
-    assert!(status.success(), "the browser scenarios failed: {status:?}");
+    (server, base)
 }
 
 /// The client's pure modules (move list, words, hint) under `node --test`

@@ -65,3 +65,19 @@ pub async fn sweep(state: &AppState) -> Result<usize, ApiError> {
     }
     Ok(ended)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sweep_looks_every_tenth_of_the_idle_time_between_a_second_and_an_hour() {
+        let days = |n: u64| Duration::from_secs(n * 86_400);
+        assert_eq!(sweep_every(days(7)), Duration::from_secs(3600));
+        assert_eq!(sweep_every(Duration::from_secs(2)), Duration::from_secs(1));
+        assert_eq!(
+            sweep_every(Duration::from_secs(600)),
+            Duration::from_secs(60)
+        );
+    }
+}

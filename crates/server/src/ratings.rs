@@ -21,6 +21,7 @@
 
 use crate::rating::{fibs_update, FibsRating, Glicko2};
 use crate::store::GameRow;
+use tabula_core::ByColor;
 
 /// A player's standing in one game type.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, utoipa::ToSchema)]
@@ -95,6 +96,17 @@ impl Standing {
 /// Whether a game between players of these kinds is rated: neither is a guest.
 pub fn rated_kinds(white: &str, black: &str) -> bool {
     white != "guest" && black != "guest"
+}
+
+/// Whether a game counts for ratings (docs/protocol.md, "Ratings"): never one created as
+/// practice (`practice` is the row's `rated`, 0 from creation for one), otherwise when both
+/// seats are taken by players of rated kinds; `None` while a seat is empty and the game is
+/// not practice.
+pub fn game_rated(practice: Option<i64>, kinds: ByColor<Option<&str>>) -> Option<bool> {
+    if practice == Some(0) {
+        return Some(false);
+    }
+    Some(rated_kinds(kinds.white?, kinds.black?))
 }
 
 /// Whether a player of `kind` with `standing` is provisional (bots never are).

@@ -24,6 +24,23 @@ fn code(r: &Value) -> Option<&str> {
     r["error"]["code"].as_str()
 }
 
+/// A 4-checker Grasshopper seat open in the lobby, created by `c`; its id.
+async fn open_seat(c: &Client) -> String {
+    let (s, g) = c
+        .post(
+            "/api/games",
+            json!({"options": {"game": "grasshopper", "checkers": 4}, "opponent": {"kind": "open"}}),
+        )
+        .await;
+    assert_eq!(s, 200, "{g}");
+    g["id"].as_str().unwrap().to_string()
+}
+
+/// `POST /api/games/{id}/{what}` (resign, abort) with `body`.
+async fn end(c: &Client, id: &str, what: &str, body: Value) -> (u16, Value) {
+    c.post(&format!("/api/games/{id}/{what}"), body).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resigning_ends_never_finishing_grasshopper_and_halma_at_once() {
     let server = Server::start(&sqlite());
@@ -140,14 +157,7 @@ async fn an_unrated_game_is_aborted_before_the_first_move_only() {
     // a rated game cannot be aborted: two registered users
     let ann = register(&server.base, "ann_rated").await;
     let bob = register(&server.base, "bob_rated").await;
-    let (s, g) = ann
-        .post(
-            "/api/games",
-            json!({"options": {"game": "grasshopper", "checkers": 4}, "opponent": {"kind": "open"}}),
-        )
-        .await;
-    assert_eq!(s, 200, "{g}");
-    let id = g["id"].as_str().unwrap();
+    let id = &open_seat(&ann).await;
     let (s, r) = bob
         .post(
             &format!("/api/games/{id}/join"),
@@ -158,13 +168,7 @@ async fn an_unrated_game_is_aborted_before_the_first_move_only() {
     let (s, r) = bob.post(&format!("/api/games/{id}/abort"), json!({})).await;
     assert_eq!((s, code(&r)), (409, Some("not_abortable")), "{r}");
     // but a seat still open can be called off by its creator
-    let (_, g) = ann
-        .post(
-            "/api/games",
-            json!({"options": {"game": "grasshopper", "checkers": 4}, "opponent": {"kind": "open"}}),
-        )
-        .await;
-    let id = g["id"].as_str().unwrap();
+    let id = &open_seat(&ann).await;
     let (s, r) = ann.post(&format!("/api/games/{id}/abort"), json!({})).await;
     assert_eq!((s, r["state"].as_str()), (200, Some("aborted")), "{r}");
     let (_, lobby) = ann.get("/api/lobby").await;
@@ -186,13 +190,7 @@ async fn a_bot_game_left_untouched_ends_as_a_resignation() {
     // a game between two people is never ended so
     let a = Client::guest(&server.base, "patient_a").await;
     let b = Client::guest(&server.base, "patient_b").await;
-    let (_, p) = a
-        .post(
-            "/api/games",
-            json!({"options": {"game": "grasshopper", "checkers": 4}, "opponent": {"kind": "open"}}),
-        )
-        .await;
-    let people = p["id"].as_str().unwrap();
+    let people = &open_seat(&a).await;
     let (s, _) = b
         .post(
             &format!("/api/games/{people}/join"),
@@ -251,13 +249,7 @@ async fn an_open_seat_shows_the_waiting_players_rating() {
     let rating = page["standings"]["grasshopper"]["rating"]
         .as_f64()
         .expect("rated");
-    let (_, g) = ann
-        .post(
-            "/api/games",
-            json!({"options": {"game": "grasshopper", "checkers": 4}, "opponent": {"kind": "open"}}),
-        )
-        .await;
-    let seat = g["id"].as_str().unwrap();
+    let seat = open_seat(&ann).await;
     let guest = Client::guest(&server.base, "looker").await;
     let (_, lobby) = guest.get("/api/lobby").await;
     let open = lobby["open"].as_array().unwrap();
@@ -269,13 +261,7 @@ async fn an_open_seat_shows_the_waiting_players_rating() {
     );
     assert_eq!(entry["waiting_rating"]["provisional"], true, "{entry}");
     // a guest's seat shows none
-    let (_, g) = guest
-        .post(
-            "/api/games",
-            json!({"options": {"game": "grasshopper", "checkers": 4}, "opponent": {"kind": "open"}}),
-        )
-        .await;
-    let guest_seat = g["id"].as_str().unwrap();
+    let guest_seat = open_seat(&guest).await;
     let (_, lobby) = guest.get("/api/lobby").await;
     let entry = lobby["open"]
         .as_array()
@@ -284,4 +270,61 @@ async fn an_open_seat_shows_the_waiting_players_rating() {
         .find(|e| e["id"] == guest_seat)
         .expect("listed");
     assert!(entry.get("waiting_rating").is_none(), "{entry}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_view_says_what_leaving_costs_and_refusals_change_nothing() {
+    let server = Server::start(&sqlite());
+    let c = Client::guest(&server.base, "weigher").await;
+    let bot = json!({"kind": "bot", "level": "easy"});
+    // a Never-Finishing money game: resigning now costs a gammon; the guest may abort
+    let g = c
+        .create(
+            json!({"game": "never-finishing", "match_length": 0}),
+            bot.clone(),
+        )
+        .await;
+    let id = g["id"].as_str().unwrap();
+    let leave = &g["view"]["leave"];
+    assert_eq!(leave["resign"]["white"]["points"], 2, "{leave}");
+    assert_eq!(leave["resign"]["white"]["code"], "resigned", "{leave}");
+    assert_eq!(leave["resign"]["white"]["winner"], "black", "{leave}");
+    assert_eq!(leave["abort"], json!(["white", "black"]), "{leave}");
+    // a stale version is refused, and nothing changes
+    let version = g["version"].as_i64().unwrap();
+    for what in ["resign", "abort"] {
+        let (s, r) = end(&c, id, what, json!({"version": version + 5})).await;
+        assert_eq!((s, code(&r)), (409, Some("stale_version")), "{what}: {r}");
+    }
+    // only a player leaves
+    let other = Client::guest(&server.base, "passer_by").await;
+    for what in ["resign", "abort"] {
+        let (s, r) = end(&other, id, what, json!({})).await;
+        assert_eq!((s, code(&r)), (403, Some("not_a_player")), "{what}: {r}");
+    }
+    assert_eq!(c.game(id).await["state"], "playing");
+    // once over, neither is possible, and the view offers neither
+    let (s, over) = end(&c, id, "resign", json!({"version": version})).await;
+    assert_eq!(s, 200, "{over}");
+    assert_eq!(over["view"]["leave"], json!({"resign": null, "abort": []}));
+    for what in ["resign", "abort"] {
+        let (s, r) = end(&c, id, what, json!({})).await;
+        assert_eq!((s, code(&r)), (409, Some("game_over")), "{what}: {r}");
+    }
+    // backgammon resigns by its own actions: the view offers no server resignation
+    let g = c.create(json!({"game": "backgammon"}), bot).await;
+    assert_eq!(
+        g["view"]["leave"]["resign"],
+        Value::Null,
+        "{}",
+        g["view"]["leave"]
+    );
+    // a seat still open: no resignation before the game starts (abort instead)
+    let seat = open_seat(&c).await;
+    let (s, r) = end(&c, &seat, "resign", json!({})).await;
+    assert_eq!((s, code(&r)), (409, Some("not_started")), "{r}");
+    // an unknown field is refused
+    let (s, r) = end(&c, &seat, "abort", json!({"why": "bored"})).await;
+    assert_eq!(s, 400, "{r}");
+    assert_eq!(c.game(&seat).await["state"], "waiting");
 }

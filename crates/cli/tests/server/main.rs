@@ -3,6 +3,7 @@
 
 mod analysis;
 mod bad_input;
+mod chat;
 mod clocks;
 mod common;
 mod config;

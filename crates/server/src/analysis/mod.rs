@@ -79,7 +79,7 @@ async fn announce(state: &AppState, game: &str, job_state: &str, done: usize, to
     match state.db.backend {
         Backend::Sqlite => state.hub.note(game, note),
         Backend::Postgres => {
-            if let Err(e) = state.db.notify_analysis(&note.to_string()).await {
+            if let Err(e) = state.db.notify_note(&note.to_string()).await {
                 tracing::warn!(error = %e, "NOTIFY failed");
             }
         }

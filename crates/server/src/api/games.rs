@@ -493,14 +493,7 @@ pub async fn act(
         .change(&id, |g| {
             let color = playing_seat(g, &me.id)?;
             check_time(g, color)?;
-            if let Some(v) = req.version {
-                if v != g.row.version {
-                    return Err(ApiError::conflict(
-                        "stale_version",
-                        format!("the game is at version {}, not {v}", g.row.version),
-                    ));
-                }
-            }
+            check_version(g, req.version)?;
             match g.table.status() {
                 Status::Decide { player, .. } if player == color => {
                     Ok(Change::Action(color, req.action.clone()))
@@ -564,9 +557,6 @@ pub async fn resign(
                      or resign backgammon, which the opponent accepts or rejects",
                 ));
             }
-            if g.ended.is_some() || g.table.outcome().is_some() {
-                return Err(ApiError::conflict("game_over", "the game is over"));
-            }
             Ok(Change::Resign(color))
         })
         .await?;
@@ -602,7 +592,7 @@ pub async fn abort(
                     "you have moved in this game: resign instead",
                 ));
             }
-            if is_rated(g) {
+            if g.rated() {
                 return Err(ApiError::conflict(
                     "not_abortable",
                     "a rated game cannot be called off: resign instead",
@@ -612,18 +602,6 @@ pub async fn abort(
         })
         .await?;
     reply(&state, &game, &me.id, q.reply).await
-}
-
-/// Whether the game counts for ratings when it ends (docs/protocol.md, "Ratings"): not a
-/// practice game, and both seats taken by players whose kinds are rated against each other.
-fn is_rated(g: &Loaded) -> bool {
-    if g.row.rated == Some(0) {
-        return false;
-    }
-    match (&g.players.white, &g.players.black) {
-        (Some(w), Some(b)) => crate::ratings::rated_kinds(&w.kind, &b.kind),
-        _ => false,
-    }
 }
 
 /// Refuses an action or roll of a player whose time has run out (the server ends the game at

@@ -2,6 +2,7 @@
 //! OpenAPI description. Every error is an [`crate::error::ApiError`].
 
 pub mod analysis;
+pub mod chat;
 mod export;
 pub mod games;
 mod lobby_ws;
@@ -63,6 +64,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/roll", post(games::roll))
         .route("/api/games/{id}/resign", post(games::resign))
         .route("/api/games/{id}/abort", post(games::abort))
+        .route("/api/games/{id}/chat", get(chat::read).post(chat::post))
+        .route("/api/games/{id}/chat/settings", post(chat::settings))
         .route("/api/games/{id}/rematch", post(rematch::offer))
         .route("/api/games/{id}/rematch/decline", post(rematch::decline))
         .route("/api/games/{id}/events", get(records::events))
@@ -162,11 +165,13 @@ pub fn summary_of(
     white: Option<PlayerView>,
     black: Option<PlayerView>,
 ) -> GameSummary {
-    let rated = match (&white, &black) {
-        _ if row.rated == Some(0) => Some(false),
-        (Some(w), Some(b)) => Some(crate::ratings::rated_kinds(&w.kind, &b.kind)),
-        _ => None,
-    };
+    let rated = crate::ratings::game_rated(
+        row.rated,
+        tabula_core::ByColor {
+            white: white.as_ref().map(|p| p.kind.as_str()),
+            black: black.as_ref().map(|p| p.kind.as_str()),
+        },
+    );
     let mut description = serde_json::from_str::<crate::games::GameOptions>(&row.options)
         .map(|o| o.describe())
         .unwrap_or_default();
@@ -219,16 +224,20 @@ pub async fn lobby_now(state: &AppState) -> Result<Lobby, ApiError> {
     let open = state.db.open_games(100).await?;
     let playing = state.db.playing_games(100).await?;
     let mut open_seats = summaries(state, &open).await?;
+    // the waiting registered players' ratings, read in one query
+    let waiting = |seat: &GameSummary| {
+        let p = seat.white.as_ref().or(seat.black.as_ref())?;
+        (p.kind == "user").then(|| p.id.clone())
+    };
+    let ids: Vec<String> = open_seats.iter().filter_map(waiting).collect();
+    let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let standings = state.db.standings_of(&refs).await?;
     for seat in &mut open_seats {
-        let waiting = seat.white.as_ref().or(seat.black.as_ref());
-        let Some(p) = waiting.filter(|p| p.kind == "user") else {
-            continue;
-        };
-        let standings = state.db.standings(&p.id).await?;
+        let Some(id) = waiting(seat) else { continue };
         seat.waiting_rating = standings
-            .into_iter()
-            .find(|(game, _)| *game == seat.game)
-            .map(|(_, s)| SeatRating {
+            .iter()
+            .find(|(p, game, _)| *p == id && *game == seat.game)
+            .map(|(_, _, s)| SeatRating {
                 rating: s.rating.round() as i64,
                 provisional: s.provisional,
             });

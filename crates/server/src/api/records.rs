@@ -76,14 +76,7 @@ pub async fn record(
     let mut steps = Vec::with_capacity(events.len());
     let mut ended = None;
     for event in events {
-        crate::service::replay_event(&mut table, &event)?;
-        if let Some(outcome) = crate::service::server_end(&table, &event)? {
-            ended = Some(outcome);
-        }
-        let mut state = table.view(names);
-        if let Some(outcome) = &ended {
-            crate::service::ended_view(&mut state, outcome, names);
-        }
+        let state = crate::service::record_step(&mut table, &mut ended, &event, names)?;
         steps.push(RecordStep { event, state });
     }
     let viewer = me.as_ref().map(|p| p.id.as_str());

@@ -234,7 +234,43 @@ impl Loaded {
         if let Some(outcome) = &self.ended {
             ended_view(&mut view, outcome, self.names());
         }
+        view["leave"] = self.leave_view();
         view
+    }
+
+    /// Whether the game counts for ratings when it ends ([`crate::ratings::game_rated`]).
+    pub fn rated(&self) -> bool {
+        let kinds = ByColor::new_with(|c| self.players[c].as_ref().map(|p| p.kind.as_str()));
+        crate::ratings::game_rated(self.row.rated, kinds) == Some(true)
+    }
+
+    /// Whether `color` may call the game off now (`POST /abort`): not over, not rated, and
+    /// no action of theirs yet.
+    pub fn may_abort(&self, color: Color) -> bool {
+        matches!(self.row.state.as_str(), "waiting" | "playing")
+            && !self.acted[color]
+            && !self.rated()
+    }
+
+    /// What leaving costs each side now, as the view's `leave` gives it (docs/protocol.md,
+    /// "Leaving a game"): `resign`, each colour's result if they resigned through the server
+    /// now (null where the game resigns by its own actions, or is not being played), and
+    /// `abort`, the colours that may call the game off.
+    fn leave_view(&self) -> serde_json::Value {
+        let playing =
+            self.row.state == "playing" && self.ended.is_none() && self.table.outcome().is_none();
+        let resign = (playing && !self.table.resigns_by_rules()).then(|| {
+            let names = self.names();
+            ByColor::new_with(|c| {
+                crate::games::GameEnd::new(&self.table.forfeit(c, EndReason::Conceded), names)
+            })
+        });
+        let abort: Vec<&str> = [Color::White, Color::Black]
+            .into_iter()
+            .filter(|&c| self.may_abort(c))
+            .map(color_name)
+            .collect();
+        serde_json::json!({ "resign": resign, "abort": abort })
     }
 
     /// Whom the game waits for now, as the clocks see it.

@@ -82,6 +82,27 @@ pub(super) fn replay(
     Ok(game)
 }
 
+/// Steps a replay of the log one entry on: applies `e` to `table` ([`replay_event`]), keeps
+/// in `ended` the result of an entry by which the server ended the game ([`server_end`]),
+/// and returns the state after it as the record gives it (a [`Table::view`], with that
+/// ending). The record (`/record`) and `tabula verify-dice` replay with it.
+pub fn record_step(
+    table: &mut Table,
+    ended: &mut Option<Outcome>,
+    e: &EventRow,
+    names: ByColor<&str>,
+) -> Result<serde_json::Value, ApiError> {
+    replay_event(table, e)?;
+    if let Some(outcome) = server_end(table, e)? {
+        *ended = Some(outcome);
+    }
+    let mut state = table.view(names);
+    if let Some(outcome) = ended {
+        ended_view(&mut state, outcome, names);
+    }
+    Ok(state)
+}
+
 /// Makes `view` (a [`Table::view`]) say that the server ended the game with `outcome` (on
 /// time, by a resignation, abandoned, aborted): its result and status, and no legal action.
 pub fn ended_view(view: &mut serde_json::Value, outcome: &Outcome, names: ByColor<&str>) {

@@ -68,16 +68,6 @@ pub enum Queued {
 }
 
 impl Db {
-    /// Tells every instance's listener (PostgreSQL `NOTIFY tabula_analyses`) about an
-    /// analysis's progress, `note` being the JSON message.
-    pub async fn notify_analysis(&self, note: &str) -> Result<(), StoreError> {
-        sqlx::query("SELECT pg_notify('tabula_analyses', $1)")
-            .bind(note)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
     /// The analysis job of a game.
     pub async fn analysis(&self, game: &str) -> Result<Option<JobRow>, StoreError> {
         let sql = format!("SELECT {COLUMNS} FROM analyses WHERE game_id = $1");

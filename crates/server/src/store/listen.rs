@@ -1,6 +1,6 @@
 //! `LISTEN` (PostgreSQL only): a connection of its own that receives the other instances'
 //! notifications, committed changes to games ([`super::batch::GAMES_CHANNEL`]) and analysis
-//! progress ([`ANALYSES_CHANNEL`], [`Db::notify_analysis`]). The server's loop that reconnects
+//! progress and chat messages ([`ANALYSES_CHANNEL`], [`Db::notify_note`]). The server's loop that reconnects
 //! and hands them on is `spawn_listener` in the crate root.
 
 use super::batch::{moved_games, GAMES_CHANNEL};
@@ -15,7 +15,7 @@ pub const ANALYSES_CHANNEL: &str = "tabula_analyses";
 pub enum Notification {
     /// Games moved, each with its new version.
     Games(Vec<(String, i64)>),
-    /// An analysis's progress, as JSON.
+    /// A note about a game (an analysis's progress, a chat message), as JSON.
     Analysis(String),
 }
 
@@ -23,6 +23,17 @@ pub enum Notification {
 pub struct Listener(PgListener);
 
 impl Db {
+    /// Tells every instance's listener (`NOTIFY tabula_analyses`) a note about a game, `note`
+    /// being its JSON message with the game's id in `game`: an analysis's progress, a chat
+    /// message. Each instance's listener hands it to the game's watchers there.
+    pub async fn notify_note(&self, note: &str) -> Result<(), StoreError> {
+        sqlx::query("SELECT pg_notify('tabula_analyses', $1)")
+            .bind(note)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Opens a `LISTEN` connection to the database (PostgreSQL).
     pub async fn listener(&self) -> Result<Listener, StoreError> {
         Ok(Listener(PgListener::connect(&self.url).await?))

@@ -9,6 +9,7 @@
 //!   [`creations`]: a game stored with its creator's idempotency key;
 //! - [`batch`]: the group commit's transaction (game rows, events, ratings, `NOTIFY`);
 //!   [`ratings`]: the rows of the ratings (the rating math is [`crate::ratings`]);
+//! - [`chat`]: the players' chat and their chat choices;
 //! - [`analyses`]: the analysis jobs; [`listen`]: `LISTEN` for other instances' changes;
 //! - [`error`]: [`StoreError`]; [`faults`]: what a database error means (full, unreachable,
 //!   a commit of unknown outcome), the connections never reused after a failure, the time
@@ -20,6 +21,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 pub mod analyses;
 pub mod batch;
+pub mod chat;
 pub mod creations;
 pub mod error;
 pub mod faults;

@@ -17,6 +17,36 @@ impl Db {
             .map(|r| Ok((r.try_get::<String, _>("game_type")?, standing(r)?)))
             .collect()
     }
+
+    /// The standings of several players at once (the lobby's open seats), as (player, game
+    /// type, standing): one query whatever the number of players.
+    pub async fn standings_of(
+        &self,
+        players: &[&str],
+    ) -> Result<Vec<(String, String, Standing)>, StoreError> {
+        if players.is_empty() {
+            return Ok(Vec::new());
+        }
+        let marks: Vec<String> = (1..=players.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT player_id, game_type, {STANDING_COLUMNS} FROM ratings WHERE player_id IN ({})",
+            marks.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for p in players {
+            query = query.bind(*p);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get::<String, _>("player_id")?,
+                    r.try_get::<String, _>("game_type")?,
+                    standing(r)?,
+                ))
+            })
+            .collect()
+    }
 }
 
 /// Reads a standing row.

@@ -4,20 +4,54 @@
 // play as green dashed ones), and the highlights of the move being built. Points are keyed
 // by White's numbers; 'bar-white', 'off-black'... name the bar and the trays.
 
-import { s, clickable, cap } from './dom.js';
+import { s, clickable, cap, narrowBoard } from './dom.js';
 
-const W = 690, H = 540;
-const LEFT = 54, PT = 40, BAR_X = LEFT + 6 * PT, BAR_W = 50, RIGHT = BAR_X + BAR_W;
-const TRAY_X = RIGHT + 6 * PT + 14, TRAY_W = 66;
-const TOP = 20, LEN = 200, MID = 100, BOTTOM = TOP + LEN + MID + LEN; // bottom edge of the bottom points
+/**
+ * The board's geometry in viewBox units. The wide layout keeps a margin for the cube on the
+ * left and the borne-off trays on the right. The compact one (phones: `narrowBoard()`) gives
+ * the twelve points of a row nearly all the width, so that each is at least 28 px wide on a
+ * 390 px screen: the trays become strips above and below the home boards, the cube sits in
+ * its owner's strip (centred: on the bar).
+ */
+export function layout(compact) {
+  const c = !!compact;
+  const LEFT = c ? 3 : 54, PT = 40, BAR_W = c ? 38 : 50;
+  const BAR_X = LEFT + 6 * PT, RIGHT = BAR_X + BAR_W;
+  const STRIP = c ? 58 : 0; // the compact trays' height: over 40 px on a 390 px phone
+  const TOP = STRIP + 20, LEN = 200, MID = c ? 80 : 100;
+  const BOTTOM = TOP + LEN + MID + LEN; // bottom edge of the bottom points
+  const W = c ? RIGHT + 6 * PT + LEFT : 690, H = BOTTOM + 20 + STRIP;
+  const TRAY_X = c ? RIGHT : RIGHT + 6 * PT + 14, TRAY_W = c ? 6 * PT : 66;
+  return { compact: c, W, H, LEFT, PT, BAR_X, BAR_W, RIGHT, TRAY_X, TRAY_W, TOP, LEN, MID, BOTTOM, STRIP, MIDY: TOP + LEN + MID / 2 };
+}
+
 const R = 18.5, STEP = 37, SHOWN = 5;
 
 /** Centre x and base y of a point numbered `n` from the bottom player's side; `up` when it grows upward. */
-function pointGeom(n) {
+function pointGeom(n, L) {
+  const { LEFT, PT, RIGHT, TOP, BOTTOM } = L;
   if (n <= 6) return { x: RIGHT + 6 * PT - PT / 2 - (n - 1) * PT, base: BOTTOM, dir: -1 };
   if (n <= 12) return { x: LEFT + 6 * PT - PT / 2 - (n - 7) * PT, base: BOTTOM, dir: -1 };
   if (n <= 18) return { x: LEFT + PT / 2 + (n - 13) * PT, base: TOP, dir: 1 };
   return { x: RIGHT + PT / 2 + (n - 19) * PT, base: TOP, dir: 1 };
+}
+
+/** Where a borne-off checker `slot` (0 first) of the lower or upper tray is drawn, as a slab. */
+function slabSpot(L, lower, slot) {
+  if (L.compact) {
+    // a row of upright slabs along the strip, from the outer end inward
+    // (fifteen take 150 units: the strip's count stays clear at its inner end)
+    const x = L.TRAY_X + L.TRAY_W - 14 - slot * 10;
+    return { x, y: lower ? L.H - L.STRIP + 6 : 6, w: 8, h: L.STRIP - 12 };
+  }
+  const y = lower ? L.BOTTOM - 8 - slot * 12 - 10 : L.TOP + 8 + slot * 12;
+  return { x: L.TRAY_X + 8, y, w: L.TRAY_W - 16, h: 10 };
+}
+
+/** The tray of the lower or upper player: its rectangle (the tap and drop target). */
+function trayRect(L, lower) {
+  if (L.compact) return { x: L.TRAY_X, y: lower ? L.H - L.STRIP : 0, w: L.TRAY_W, h: L.STRIP };
+  return { x: L.TRAY_X, y: lower ? L.BOTTOM - L.LEN : L.TOP, w: L.TRAY_W, h: L.LEN };
 }
 
 /**
@@ -25,21 +59,24 @@ function pointGeom(n) {
  * 'off-black'; `slot` its place in the stack from the base (0 first); `bottom` the player at
  * the bottom; `homeLeft` the mirrored board. For animating moves (js/animation.js).
  */
-export function checkerSpot(key, slot, bottom, homeLeft = false) {
+export function checkerSpot(key, slot, bottom, homeLeft = false, compact = narrowBoard()) {
+  const L = layout(compact);
+  const { BAR_X, BAR_W, MIDY, W } = L;
   let x, y;
   const m = /^(bar|off)-(white|black)$/.exec(key);
   if (m) {
     const lower = m[2] === bottom;
     if (m[1] === 'bar') {
       x = BAR_X + BAR_W / 2;
-      y = (lower ? TOP + LEN + MID / 2 + 40 : TOP + LEN + MID / 2 - 40) + (lower ? 1 : -1) * Math.min(slot, 2) * STEP;
+      y = (lower ? MIDY + 40 : MIDY - 40) + (lower ? 1 : -1) * Math.min(slot, 2) * STEP;
     } else {
-      x = TRAY_X + TRAY_W / 2;
-      y = lower ? BOTTOM - 13 - slot * 12 : TOP + 13 + slot * 12;
+      const slab = slabSpot(L, lower, Math.min(slot, 14));
+      x = slab.x + slab.w / 2;
+      y = slab.y + slab.h / 2;
     }
   } else {
     const w = Number(key);
-    const g = pointGeom(bottom === 'white' ? w : 25 - w);
+    const g = pointGeom(bottom === 'white' ? w : 25 - w, L);
     x = g.x;
     y = g.base + g.dir * (R + 1 + Math.min(slot, SHOWN - 1) * STEP);
   }
@@ -51,7 +88,7 @@ export function checkerSpot(key, slot, bottom, homeLeft = false) {
  * the left, the cube to the right), each text mirrored back about its own x so that it reads
  * normally. Clicks, labels and keyboard order are unchanged.
  */
-function mirror(svg) {
+function mirror(svg, W) {
   const g = s('g', { class: 'mirrored', transform: `matrix(-1 0 0 1 ${W} 0)` });
   for (const child of [...svg.childNodes]) if (child.nodeName !== 'defs') g.append(child);
   svg.append(g);
@@ -93,9 +130,11 @@ function die(x, y, value, used, size = 34) {
  *  homeLeft: draw the board mirrored, the bottom player's home board on the left
  */
 export function drawTables(o) {
+  const L = layout(o.compact ?? narrowBoard());
+  const { W, H, LEFT, PT, BAR_X, BAR_W, RIGHT, TRAY_X, TRAY_W, TOP, LEN, MID, BOTTOM } = L;
   const svg = s('svg', {
     viewBox: `0 0 ${W} ${H}`, class: 'board tables', 'data-testid': 'board',
-    role: 'group', 'aria-label': o.label || 'Board',
+    role: 'group', 'aria-label': o.label || 'Board', 'data-layout': L.compact ? 'compact' : 'wide',
   });
   const top = o.bottom === 'white' ? 'black' : 'white';
   const disp = w => (o.bottom === 'white' ? w : 25 - w); // White number -> bottom player's number
@@ -104,8 +143,10 @@ export function drawTables(o) {
   svg.append(s('rect', { x: LEFT, y: TOP, width: 6 * PT, height: BOTTOM - TOP, class: 'felt' }));
   svg.append(s('rect', { x: RIGHT, y: TOP, width: 6 * PT, height: BOTTOM - TOP, class: 'felt' }));
   svg.append(s('rect', { x: BAR_X, y: TOP, width: BAR_W, height: BOTTOM - TOP, class: 'bar' }));
-  svg.append(s('rect', { x: TRAY_X, y: TOP, width: TRAY_W, height: LEN, class: 'tray' }));
-  svg.append(s('rect', { x: TRAY_X, y: BOTTOM - LEN, width: TRAY_W, height: LEN, class: 'tray' }));
+  for (const lower of [false, true]) {
+    const t = trayRect(L, lower);
+    svg.append(s('rect', { x: t.x, y: t.y, width: t.w, height: t.h, rx: L.compact ? 6 : 0, class: 'tray' }));
+  }
 
   const hl = s('g', { class: 'highlights' });
   const pieces = s('g', { class: 'pieces' });
@@ -115,7 +156,7 @@ export function drawTables(o) {
 
   for (let w = 1; w <= 24; w++) {
     const n = disp(w);
-    const g = pointGeom(n);
+    const g = pointGeom(n, L);
     const tipY = g.base + g.dir * (LEN - 14);
     svg.append(s('polygon', {
       points: `${g.x - PT / 2 + 1},${g.base} ${g.x + PT / 2 - 1},${g.base} ${g.x},${tipY}`,
@@ -163,7 +204,7 @@ export function drawTables(o) {
   for (const [c, lower] of [[o.bottom, true], [top, false]]) {
     const n = o.board.bar[c];
     const x = BAR_X + BAR_W / 2;
-    const y0 = lower ? TOP + LEN + MID / 2 + 40 : TOP + LEN + MID / 2 - 40;
+    const y0 = lower ? L.MIDY + 40 : L.MIDY - 40;
     const dir = lower ? 1 : -1;
     for (let k = 0; k < Math.min(n, 3); k++) {
       const ch = checker(x, y0 + dir * k * STEP, c);
@@ -171,29 +212,32 @@ export function drawTables(o) {
       pieces.append(ch);
     }
     if (n > 3) pieces.append(s('text', { x, y: y0 + dir * 2 * STEP + 5, class: `count on-${c}`, 'text-anchor': 'middle' }, String(n)));
-    if (sources.has(`bar-${c}`)) hl.append(s('rect', { x: BAR_X + 3, y: lower ? TOP + LEN + MID / 2 : TOP, width: BAR_W - 6, height: LEN + MID / 2 - TOP, class: 'source-box' }));
-    hits.append(hitRect(o, `bar-${c}`, BAR_X, lower ? TOP + LEN + MID / 2 : TOP, BAR_W, lower ? BOTTOM - (TOP + LEN + MID / 2) : LEN + MID / 2 - TOP,
+    // the bar's half: from the middle to the lower or upper edge
+    const [barY, barH] = lower ? [L.MIDY, BOTTOM - L.MIDY] : [TOP, L.MIDY - TOP];
+    if (sources.has(`bar-${c}`)) hl.append(s('rect', { x: BAR_X + 3, y: barY, width: BAR_W - 6, height: barH, class: 'source-box' }));
+    hits.append(hitRect(o, `bar-${c}`, BAR_X, barY, BAR_W, barH,
       `${c}'s bar: ${n} checker${n === 1 ? '' : 's'}`, `bar-${c}`));
   }
 
   // borne-off trays: the bottom player's below, the top player's above
   for (const [c, lower] of [[o.bottom, true], [top, false]]) {
     const n = o.board.off[c];
-    const y0 = lower ? BOTTOM - 8 : TOP + 8;
     for (let k = 0; k < n; k++) {
-      const y = lower ? y0 - k * 12 - 10 : y0 + k * 12;
-      pieces.append(s('rect', { x: TRAY_X + 8, y, width: TRAY_W - 16, height: 10, rx: 3, class: `slab ${c}` }));
+      const slab = slabSpot(L, lower, k);
+      pieces.append(s('rect', { x: slab.x, y: slab.y, width: slab.w, height: slab.h, rx: 3, class: `slab ${c}` }));
     }
-    svg.append(s('text', { x: TRAY_X + TRAY_W / 2, y: lower ? BOTTOM + 15 : TOP - 6, class: 'label', 'text-anchor': 'middle' }, `off ${n}`));
-    if (dests.has(`off-${c}`)) hl.append(s('rect', { x: TRAY_X, y: lower ? BOTTOM - LEN : TOP, width: TRAY_W, height: LEN, class: 'dest-glow' }));
-    hits.append(hitRect(o, `off-${c}`, TRAY_X, lower ? BOTTOM - LEN : TOP, TRAY_W, LEN, `${c}'s borne-off tray: ${n}`, `off-${c}`));
+    const t = trayRect(L, lower);
+    if (L.compact) svg.append(s('text', { x: TRAY_X + 6, y: t.y + t.h / 2 + 5, class: 'label' }, `off ${n}`));
+    else svg.append(s('text', { x: TRAY_X + TRAY_W / 2, y: lower ? BOTTOM + 15 : TOP - 6, class: 'label', 'text-anchor': 'middle' }, `off ${n}`));
+    if (dests.has(`off-${c}`)) hl.append(s('rect', { x: t.x, y: t.y, width: t.w, height: t.h, class: 'dest-glow' }));
+    hits.append(hitRect(o, `off-${c}`, t.x, t.y, t.w, t.h, `${c}'s borne-off tray: ${n}`, `off-${c}`));
   }
 
   // dice: in the half of whoever rolled them
   if (o.dice) {
     const right = o.diceSide === o.bottom;
     const cx = right ? RIGHT + 3 * PT : LEFT + 3 * PT;
-    const cy = TOP + LEN + MID / 2;
+    const cy = L.MIDY;
     const faces = o.dice[0] === o.dice[1] ? [o.dice[0], o.dice[0], o.dice[0], o.dice[0]] : o.dice;
     const gap = 42;
     const g = s('g', { 'data-testid': 'dice', 'data-side': o.diceSide, 'data-played': o.diceUsed && o.diceUsed.length && o.diceUsed.every(Boolean) ? 'true' : null, 'aria-label': `dice ${o.dice.join('-')}${o.diceUsed && o.diceUsed.length && o.diceUsed.every(Boolean) ? ', played' : ''}` });
@@ -216,31 +260,43 @@ export function drawTables(o) {
   // keeps no cube meanwhile. A mirrored board moves it with everything else.
   if (o.cube && o.offer) {
     const x = (o.dice && o.diceSide === o.bottom ? LEFT : RIGHT) + 3 * PT - 22;
-    const y = TOP + LEN + MID / 2 - 22;
+    const y = L.MIDY - 22;
     const g = s('g', { 'data-testid': 'cube', 'data-offer': String(o.offer.value), class: 'cube cube-offered', transform: `translate(${x},${y})` });
     g.append(s('rect', { width: 44, height: 44, rx: 7, class: 'cube-face' }));
     g.append(s('text', { x: 22, y: 30, 'text-anchor': 'middle', class: 'cube-value' }, String(o.offer.value)));
     g.append(s('title', {}, `${o.offer.by} doubles to ${o.offer.value}; ${o.offer.to} to take or drop`));
     svg.append(g);
   } else if (o.cube) {
-    // the cube: centred in the left margin, or on its owner's side
-    const y = o.cube.owner === o.bottom ? BOTTOM - 24 : o.cube.owner ? TOP + 24 : TOP + LEN + MID / 2;
-    const g = s('g', { 'data-testid': 'cube', class: 'cube', transform: `translate(${LEFT / 2 - 20},${y - 20})` });
-    g.append(s('rect', { width: 40, height: 40, rx: 6, class: 'cube-face' }));
-    g.append(s('text', { x: 20, y: 27, 'text-anchor': 'middle', class: 'cube-value' }, String(o.cube.owner ? o.cube.value : (o.cube.value === 1 ? 64 : o.cube.value))));
+    // the cube: centred in the left margin, or on its owner's side (compact: in its owner's
+    // strip, or on the bar while centred)
+    let x = LEFT / 2 - 20, y = o.cube.owner === o.bottom ? BOTTOM - 24 : o.cube.owner ? TOP + 24 : L.MIDY;
+    let size = 40;
+    if (L.compact) {
+      size = 34;
+      x = o.cube.owner ? BAR_X - size - 4 : BAR_X + BAR_W / 2 - size / 2;
+      y = o.cube.owner === o.bottom ? H - L.STRIP / 2 : o.cube.owner ? L.STRIP / 2 : L.MIDY;
+    }
+    const g = s('g', { 'data-testid': 'cube', class: 'cube', transform: `translate(${x},${y - size / 2})` });
+    g.append(s('rect', { width: size, height: size, rx: 6, class: 'cube-face' }));
+    g.append(s('text', { x: size / 2, y: size / 2 + 7, 'text-anchor': 'middle', class: 'cube-value' }, String(o.cube.owner ? o.cube.value : (o.cube.value === 1 ? 64 : o.cube.value))));
     g.append(s('title', {}, o.cube.owner ? `cube at ${o.cube.value}, owned by ${o.cube.owner}` : `cube at ${o.cube.value}, centred`));
     svg.append(g);
   }
   if (o.crawford) {
-    svg.append(s('text', { x: LEFT / 2, y: TOP + LEN + MID / 2 + 45, 'text-anchor': 'middle', class: 'crawford', 'data-testid': 'crawford' }, 'CRAW'));
+    // (compact: at the bar's end of the lower strip, clear of the side's name)
+    const [cx, cy, anchor] = L.compact ? [BAR_X - 8, H - L.STRIP / 2 + 5, 'end'] : [LEFT / 2, L.MIDY + 45, 'middle'];
+    svg.append(s('text', { x: cx, y: cy, 'text-anchor': anchor, class: 'crawford', 'data-testid': 'crawford' }, L.compact ? 'Crawford' : 'CRAW'));
   }
 
   // the last move, and the hint's best play, as arrows
   const spot = (w, actor, isFrom) => {
-    if (w === 25) return { x: BAR_X + BAR_W / 2, y: TOP + LEN + MID / 2 + (actor === o.bottom ? 40 : -40) };
-    if (w === 0) return { x: TRAY_X + TRAY_W / 2, y: actor === o.bottom ? BOTTOM - 60 : TOP + 60 };
+    if (w === 25) return { x: BAR_X + BAR_W / 2, y: L.MIDY + (actor === o.bottom ? 40 : -40) };
+    if (w === 0) {
+      const t = trayRect(L, actor === o.bottom);
+      return L.compact ? { x: t.x + t.w / 2, y: t.y + t.h / 2 } : { x: TRAY_X + TRAY_W / 2, y: actor === o.bottom ? BOTTOM - 60 : TOP + 60 };
+    }
     const n = disp(w);
-    const p = pointGeom(n);
+    const p = pointGeom(n, L);
     return { x: p.x, y: p.base + p.dir * (isFrom ? 30 : 60) };
   };
   const arrows = (move, cls, testid, marker) => {
@@ -266,9 +322,10 @@ export function drawTables(o) {
   if (markers.length) svg.append(s('defs', {}, ...markers));
   svg.append(...layers, hits);
   // whose side is where
-  svg.append(s('text', { x: 6, y: BOTTOM + 15, class: 'label side' }, cap(o.bottom)));
-  svg.append(s('text', { x: 6, y: TOP - 6, class: 'label side' }, cap(top)));
-  if (o.homeLeft) mirror(svg);
+  const [lowY, highY] = L.compact ? [H - L.STRIP / 2 + 5, L.STRIP / 2 + 5] : [BOTTOM + 15, TOP - 6];
+  svg.append(s('text', { x: 6, y: lowY, class: 'label side' }, cap(o.bottom)));
+  svg.append(s('text', { x: 6, y: highY, class: 'label side' }, cap(top)));
+  if (o.homeLeft) mirror(svg, W);
   else svg.setAttribute('data-orientation', 'home-right');
   return svg;
 }

@@ -58,6 +58,14 @@ export const GAME_NAMES = {
   'halma-grasshopper': 'Grasshopper (Halma)',
 };
 
+/**
+ * Whether boards are drawn in their compact layout: a screen too narrow for the wide one to
+ * give each point 28 px (phones). Outside a browser (unit tests), never.
+ */
+export function narrowBoard() {
+  return typeof window !== 'undefined' && !!window.matchMedia && window.matchMedia('(max-width: 600px)').matches;
+}
+
 export const cap = t => t ? t[0].toUpperCase() + t.slice(1) : t;
 export const other = c => (c === 'white' ? 'black' : 'white');
 

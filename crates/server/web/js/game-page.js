@@ -16,6 +16,7 @@ import { ruleLink } from './rules.js';
 import * as prefs from './preferences.js';
 import { Animator, moveFrames } from './animation.js';
 import { DragController } from './drag.js';
+import { ChatPanel } from './chat.js';
 import { tone, turnTitle } from './signal.js';
 import { clockNow, formatClock, clockWords, LOW_MS } from './clock.js';
 
@@ -103,15 +104,15 @@ function cubeOffer(v) {
 }
 
 /**
- * What resigning costs now, in words (the server's rule, docs/protocol.md): a Never-Finishing
- * match is lost as a whole, a money game at the level the position holds (a gammon before
- * any checker of yours is borne off); Grasshopper and Halma lose the game.
+ * What resigning costs, in words, from the server's result for it (`view.leave.resign[me]`,
+ * docs/protocol.md, "Leaving a game"): a match lost as a whole, or the points at stake
+ * (in Never-Finishing 2 is a gammon: none of your checkers is borne off).
  */
-export function resignCost(v, me, options) {
-  if (v.game !== 'never-finishing') return 'you lose the game';
-  if (options && options.match_length > 0) return `you lose the ${options.match_length}-point match`;
-  const off = v.board && v.board.off ? v.board.off[me] : 1;
-  return off > 0 ? 'you lose a single game (1 point)' : 'you lose a gammon (2 points): none of your checkers is borne off';
+export function resignCost(end, game, options) {
+  if (!end) return 'you lose the game';
+  if (end.code === 'match-won') return `you lose the ${options && options.match_length}-point match`;
+  if (game !== 'never-finishing') return 'you lose the game';
+  return end.points >= 2 ? 'you lose a gammon (2 points): none of your checkers is borne off' : 'you lose a single game (1 point)';
 }
 
 export class GamePage {
@@ -155,6 +156,7 @@ export class GamePage {
     if (this.invite || this.summary.state === 'waiting') await this.maybeJoin();
     this.render();
     this.connect();
+    this.chat.refresh(true);
     // the clocks count down locally from the last view (every 200 ms, the page not redrawn)
     this.clockTimer = setInterval(() => this.tickClocks(), 200);
     this.pointerHandler = () => { this.keyboard = false; };
@@ -164,10 +166,15 @@ export class GamePage {
       if (e.key === 'Escape' && (this.selected || this.choice)) { this.selected = null; this.choice = null; this.render(); }
     };
     document.addEventListener('keydown', this.keyHandler, true);
+    // the board's layout follows the screen (js/dom.js narrowBoard: compact on phones)
+    this.narrow = window.matchMedia('(max-width: 600px)');
+    this.layoutHandler = () => this.render();
+    this.narrow.addEventListener('change', this.layoutHandler);
   }
 
   destroy() {
     this.closed = true;
+    if (this.narrow) this.narrow.removeEventListener('change', this.layoutHandler);
     if (this.ws) this.ws.close();
     clearTimeout(this.reconnectTimer);
     clearInterval(this.pingTimer);
@@ -291,6 +298,7 @@ export class GamePage {
       this.applyState(g.version, g.view, g.state, true);
       this.dropInviteFromUrl();
       this.say('You joined the game.', 'ok');
+      this.chat.refresh(true);
     } catch (e) {
       this.say(`Could not join: ${e.message}`, 'error');
     }
@@ -354,6 +362,7 @@ export class GamePage {
       this.summary = g;
       this.applyState(g.version, g.view, g.state, true);
       this.render();
+      this.chat.refresh(true); // both seated: the chat opens
     } catch (e) { /* the next push brings it */ }
   }
 
@@ -371,11 +380,14 @@ export class GamePage {
       } else this.scheduleMoves();
     } else if (msg.type === 'state') {
       this.wsVersion = Math.max(this.wsVersion, msg.version);
+      if (this.chat.view) this.chat.refresh(); // (re)connected: a chat note may have been missed
       if (!this.applyState(msg.version, msg.state, msg.game_state)) this.render();
     } else if (msg.type === 'error') {
       this.say(`Live updates: ${msg.message}`, 'error');
     } else if (msg.type === 'rematch') {
       this.onRematchNote(msg);
+    } else if (msg.type === 'chat') {
+      this.chat.onNote(msg);
     }
     // after a (re)connection to a finished game: a rematch note may have been missed meanwhile
     if (msg.type === 'state' && msg.game_state === 'finished' && this.myColor && !(this.summary.rematch && this.summary.rematch.game)) this.refreshRematch();
@@ -787,6 +799,7 @@ export class GamePage {
     this.overEl = h('div', { class: 'over' });
     this.movesEl = h('div', { class: 'move-list', 'data-testid': 'move-list', 'aria-label': 'Moves', role: 'region', tabindex: 0 });
     this.linksEl = h('p', { class: 'links' });
+    this.chat = new ChatPanel(this.id, () => this.myColor);
     // "Describe board": the position in words, in a live region (js/describe.js)
     this.descriptionEl = h('div', { class: 'board-description', id: 'board-description', 'data-testid': 'board-description', 'aria-live': 'polite' });
     this.describeButton = h('button', { type: 'button', 'data-testid': 'describe-board', 'aria-expanded': 'false', 'aria-controls': 'board-description',
@@ -798,7 +811,7 @@ export class GamePage {
       h('section', { class: 'game', 'data-testid': 'game-page', 'data-game': s.game },
         h('div', { class: 'board-col' }, this.boardWrap, h('div', { class: 'describe' }, this.describeButton, this.descriptionEl)),
         h('aside', { class: 'side' }, this.playersEl, this.statusEl, this.joinEl, this.controlsEl, this.hintEl, this.messageEl, form, this.overEl,
-          h('h2', { class: 'small' }, 'Moves'), this.movesEl, this.linksEl)));
+          h('h2', { class: 'small' }, 'Moves'), this.movesEl, this.chat.root, this.linksEl)));
   }
 
   render() {
@@ -1144,18 +1157,18 @@ export class GamePage {
    */
   leaveControls() {
     const v = this.view, me = this.myColor, out = [];
-    const moved = [...this.events.values()].some(e => e.kind === 'action' && e.actor === me);
-    if (this.summary.rated === false && !moved) {
+    const leave = v.leave || { resign: null, abort: [] };
+    if (leave.abort.includes(me)) {
       out.push(this.button('Abort', 'abort', () => this.endGame('abort'),
         { title: 'Call the game off before your first move: no result, and it leaves your games' }));
     }
-    if (v.game === 'backgammon') return out;
+    if (!leave.resign) return out; // backgammon resigns through its own actions
     if (!this.showResign) {
       out.push(this.button('Resign…', 'resign', () => { this.showResign = true; this.render(); }));
       return out;
     }
     out.push(h('div', { class: 'choice', role: 'group', 'aria-label': 'Resign' },
-      h('span', { 'data-testid': 'resign-cost' }, `Resign: ${resignCost(v, me, this.summary.options)}. `),
+      h('span', { 'data-testid': 'resign-cost' }, `Resign: ${resignCost(leave.resign[me], v.game, this.summary.options)}. `),
       this.button('Resign', 'resign-confirm', () => this.endGame('resign'), { primary: true }),
       this.button('Cancel', 'resign-cancel', () => { this.showResign = false; this.render(); })));
     return out;

@@ -7,6 +7,7 @@
 // (the event that ended each), so that it splits the games exactly where the server did.
 
 import { h } from './dom.js';
+import { SERVER_ENDS } from './words.js';
 
 const DICE_GAMES = new Set(['backgammon', 'never-finishing']);
 
@@ -65,11 +66,13 @@ export function buildMoveList(events, game, games, options = {}, formatMove = p 
   start();
   for (const [version, e] of events) {
     if (e.kind === 'join') continue;
-    if (e.kind === 'timeout') {
-      // the player ran out of time (a roll of theirs left unplayed is listed with it)
+    const ending = SERVER_ENDS[e.kind];
+    if (ending) {
+      // the server ended the game for the player (a roll of theirs left unplayed is listed
+      // with it): out of time, resigned, left the game, aborted
       const r = pending && pending.side === e.actor ? pending : null;
       pending = null;
-      put(e.actor, { text: r ? `${r.dice}: out of time` : 'Out of time', version, kind: 'timeout', note: noteOf(r) });
+      put(e.actor, { text: r ? `${r.dice}: ${ending.entry.toLowerCase()}` : ending.entry, version, kind: e.kind, note: noteOf(r) });
     } else if (!DICE_GAMES.has(game)) {
       if (e.kind === 'action') put(e.actor, { text: formatMove(e.payload), version, kind: 'move' });
     } else if (e.kind === 'roll') {

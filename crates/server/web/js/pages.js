@@ -8,7 +8,7 @@ import { drawTables } from './board-tables.js';
 import { drawGrasshopper, actionKeys } from './board-grasshopper.js';
 import { drawHalma, moveEnds } from './board-halma.js';
 import { playSegments } from './tables-logic.js';
-import { resultFor, QUICK_STARTS } from './words.js';
+import { resultFor, QUICK_STARTS, SERVER_ENDS } from './words.js';
 import { AnalysisPanel, bestBoard, decisionText, markBadge, markClass } from './analysis.js';
 import { ruleLink } from './rules.js';
 import { clockChoices, customClock } from './clock.js';
@@ -372,7 +372,7 @@ export async function replayPage(app, main, id) {
   const describe = e => {
     // a roll the server made for a player (nonce server:N: nobody rolled in time, or a bot's roll not asked for)
     if (e.kind === 'roll') return `roll ${e.payload}` + (typeof e.nonce === 'string' && e.nonce.startsWith('server:') ? ' (rolled by the server)' : '');
-    if (e.kind === 'timeout') return `${cap(e.actor || '?')} ran out of time`;
+    if (SERVER_ENDS[e.kind]) return `${cap(e.actor || '?')} ${SERVER_ENDS[e.kind].done}`;
     if (e.kind === 'join') {
       const seat = g[e.actor];
       return `${cap(e.actor || '?')} joins: ${seat && seat.id === e.payload ? playerName(seat) : 'a player'}`;

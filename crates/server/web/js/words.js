@@ -53,3 +53,15 @@ export const QUICK_STARTS = [
     ],
   },
 ];
+
+/**
+ * The events by which the server ends a game for a player (docs/protocol.md, "Leaving a
+ * game"), by kind: `entry`, the move list's word for it; `done`, what the actor did, after
+ * their name ("alice resigned").
+ */
+export const SERVER_ENDS = {
+  timeout: { entry: 'Out of time', done: 'ran out of time' },
+  resign: { entry: 'Resigns', done: 'resigned' },
+  abandon: { entry: 'Left the game', done: 'left the game untouched' },
+  abort: { entry: 'Aborts', done: 'called the game off' },
+};

@@ -342,6 +342,13 @@ await scenario('2: two guests play a 2-point backgammon match through the invita
         const note = await taker.textContent('[data-testid=cube-offer]');
         if (!/doubles to 2: .+ must take or drop/.test(note || '')) fail(`the double on offer reads "${note}"`);
         await shot(taker, '2-double-on-offer');
+        // ... and to everyone else at desktop size: the spectator's 1200 px page
+        await watcher.waitForSelector('[data-testid=cube][data-offer="2"]', { timeout: 8000 })
+          .catch(() => fail('the spectator does not see the cube offered at 2'));
+        const seen = await watcher.textContent('[data-testid=cube-offer]');
+        if (!/doubles to 2: .+ must take or drop/.test(seen || '')) fail(`the spectator's double on offer reads "${seen}"`);
+        await watcher.evaluate(() => window.scrollTo(0, 0));
+        await shot(watcher, 'double-on-offer-desktop');
       }
       if (r.did === 'double') doubled = true;
       if (r.did === 'take') took = true;
@@ -1494,7 +1501,7 @@ async function headerOneLine(page) {
   if (r.height > 60 || r.spread > 8) fail(`the phone header takes more than one line: ${JSON.stringify(r)}`);
 }
 
-await scenario('12: on a 390x844 phone the board\'s points and dice are tap targets of 40 px or more, labels 10 px or more; a move is played with the keyboard only; Describe board reads the position', async () => {
+await scenario('12: on a 390x844 phone the board\'s points, squares and dice are tap targets at least 28 px wide and 40 px high (Halma squares 28 px), labels 10 px or more, the clock on one line; a move is played with the keyboard only; Describe board reads the position', async () => {
   const page = await newPage({ width: 390, height: 844 });
   await guest(page, 'thumb');
   const id = await createGame(page, { game: 'backgammon', matchLength: 3, opponent: 'bot', level: 'easy', color: 'white' });
@@ -1526,11 +1533,15 @@ await scenario('12: on a 390x844 phone the board\'s points and dice are tap targ
         const m = await measureBoard(page, '[data-testid^=point-], [data-testid=dice]');
         const small = m.targets.filter(t => t.h < 40);
         if (small.length) fail(`tap targets under 40 px high: ${small.map(t => `${t.id} ${t.h.toFixed(1)}`).join(', ')}`);
+        const narrow = m.targets.filter(t => t.id.startsWith('point-') && t.w < 28);
+        if (narrow.length) fail(`points under 28 px wide: ${narrow.map(t => `${t.id} ${t.w.toFixed(1)}`).join(', ')}`);
+        if (await page.getAttribute('[data-testid=board]', 'data-layout') !== 'compact') fail('the phone board is not in its compact layout');
         if (m.targets.filter(t => t.id.startsWith('point-')).length !== 24) fail('not 24 points on the board');
         if (!m.targets.some(t => t.id === 'dice')) fail('no dice drawn at our move');
         if (m.minFont < 10) fail(`a board label is drawn at ${m.minFont.toFixed(1)} px`);
         if (m.overflow > 0) fail(`the page is ${m.overflow} px wider than the phone`);
-        notable[`dice ${m.targets.find(t => t.id === 'dice').h.toFixed(0)} px high, points ${Math.min(...m.targets.filter(t => t.id.startsWith('point-')).map(t => t.h)).toFixed(0)} px, labels ${m.minFont.toFixed(1)} px`] = 1;
+        const pts = m.targets.filter(t => t.id.startsWith('point-'));
+        notable[`dice ${m.targets.find(t => t.id === 'dice').h.toFixed(0)} px high, points ${Math.min(...pts.map(t => t.w)).toFixed(1)} x ${Math.min(...pts.map(t => t.h)).toFixed(0)} px, labels ${m.minFont.toFixed(1)} px`] = 1;
         measured = true;
         await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('header.top nav').scrollLeft = 0; });
         await shot(page, 'phone');
@@ -1610,20 +1621,40 @@ await scenario('12: on a 390x844 phone the board\'s points and dice are tap targ
     else await page.waitForTimeout(40);
   }
   // the other boards on the phone
-  for (const o of [{ game: 'grasshopper', checkers: 14 }, { game: 'halma-grasshopper', size: 8 }]) {
+  // (Never-Finishing with a clock: the clock's row keeps one line)
+  for (const o of [{ game: 'never-finishing', matchLength: 1, clock: 'custom', delay: 30, reserve: 10 }, { game: 'grasshopper', checkers: 14 }, { game: 'halma-grasshopper', size: 10 }]) {
     await createGame(page, { ...o, opponent: 'bot', level: 'easy', color: 'white' });
     await headerOneLine(page);
-    const m = await measureBoard(page, o.game === 'grasshopper' ? '[data-testid^=point-], [data-testid^=hand-], [data-testid=off]' : '[data-testid^=sq-]');
-    const small = m.targets.filter(t => t.h < 40);
+    const m = await measureBoard(page, { 'never-finishing': '[data-testid^=point-]', grasshopper: '[data-testid^=point-], [data-testid^=hand-], [data-testid=off]', 'halma-grasshopper': '[data-testid^=sq-]' }[o.game]);
+    const small = m.targets.filter(t => t.h < 40 && o.game !== 'halma-grasshopper');
     if (small.length) fail(`${o.game}: tap targets under 40 px high: ${small.slice(0, 5).map(t => `${t.id} ${t.h.toFixed(1)}`).join(', ')}`);
+    const narrow = m.targets.filter(t => t.w < 28 || (o.game === 'halma-grasshopper' && t.h < 28));
+    if (narrow.length) fail(`${o.game}: tap targets under 28 px: ${narrow.slice(0, 5).map(t => `${t.id} ${t.w.toFixed(1)} x ${t.h.toFixed(1)}`).join(', ')}`);
+    if (o.clock) {
+      await page.waitForSelector('[data-testid^=clock-]');
+      // each player's row (name, clock, pips, score) keeps one line, the clock's figures readable
+      const rows = await page.$$eval('[data-testid^=player-]', els => els.map(e => {
+        const kids = [...e.children].filter(c => c.getBoundingClientRect().width > 0);
+        const mids = kids.map(c => { const r = c.getBoundingClientRect(); return r.top + r.height / 2; });
+        const fonts = [...e.querySelectorAll('.clock, .clock *')].map(c => parseFloat(getComputedStyle(c).fontSize));
+        return { id: e.getAttribute('data-testid'), h: e.getBoundingClientRect().height, spread: Math.max(...mids) - Math.min(...mids), font: Math.min(...fonts), right: e.getBoundingClientRect().right };
+      }));
+      for (const r of rows) {
+        if (r.spread > 8) fail(`${r.id}'s row wraps on the phone: ${JSON.stringify(r)}`);
+        if (r.font < 13) fail(`${r.id}'s clock is drawn at ${r.font} px`);
+        if (r.right > 390) fail(`${r.id}'s row runs off the phone: ${JSON.stringify(r)}`);
+      }
+      notable[`player rows with clocks on one line (${rows.map(r => r.h.toFixed(0)).join(', ')} px high)`] = 1;
+    }
+    if (o.game === 'grasshopper') await shot(page, 'phone-grasshopper');
     if (m.minFont < 10) fail(`${o.game}: a board label is drawn at ${m.minFont.toFixed(1)} px`);
     if (m.overflow > 0) fail(`${o.game}: the page is ${m.overflow} px wider than the phone`);
     await page.click('[data-testid=describe-board]');
     clicks++;
     const d = await page.textContent('[data-testid=board-description]');
     if (o.game === 'grasshopper' && !/White \(thumb \(guest\), you\): in hand 14; none; 0 walls borne off\./.test(d)) fail(`the Grasshopper description reads "${d}"`);
-    if (o.game === 'halma-grasshopper' && !/White \(thumb \(guest\), you\): a1, b1, c1, d1, a2, b2, c2, a3, b3, a4; 10 still in their own camp/.test(d)) fail(`the Halma description reads "${d}"`);
-    notable[`${o.game} min target ${Math.min(...m.targets.map(t => t.h)).toFixed(0)} px`] = 1;
+    if (o.game === 'halma-grasshopper' && !/White \(thumb \(guest\), you\): a1, b1, c1, d1, e1, a2, b2, c2, d2, a3, b3, c3, a4, b4, a5; 15 still in their own camp/.test(d)) fail(`the Halma description reads "${d}"`);
+    notable[`${o.game} min target ${Math.min(...m.targets.map(t => t.w)).toFixed(1)} x ${Math.min(...m.targets.map(t => t.h)).toFixed(0)} px`] = 1;
   }
   checkErrors(page, 'phone');
   await page.context().close();
@@ -1631,7 +1662,7 @@ await scenario('12: on a 390x844 phone the board\'s points and dice are tap targ
 
 // ---- scenario 13: axe-core on every kind of page ---------------------------------------------
 
-await scenario('13: axe-core finds no serious or critical accessibility violation on the lobby, the four game pages, a finished game, a replay, the statistics, the analysis board, the login and the rules pages', async () => {
+await scenario('13: axe-core finds no serious or critical accessibility violation on the lobby, the four game pages (and the lobby and two games on a phone), a finished game, a replay, the statistics, the analysis board, the login and the rules pages', async () => {
   // axe is injected as a script of the test's own: the server's Content-Security-Policy
   // rightly refuses it, so this context bypasses the policy (and only this one)
   const context = await browser.newContext({ viewport: { width: 1200, height: 820 }, bypassCSP: true });
@@ -1682,6 +1713,14 @@ await scenario('13: axe-core finds no serious or critical accessibility violatio
   for (const g of ['backgammon', 'never-finishing', 'grasshopper', 'halma-grasshopper']) {
     await page.goto(`${BASE}/rules/${g}#time-out`);
     await audit(`rules of ${g}`, '[data-testid=rules-page] #time-out.is-target');
+  }
+  // the phone pages: the lobby (its folded menu) and two games on their compact boards
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${BASE}/`);
+  await audit('lobby on a phone', '[data-testid=create-form]');
+  for (const o of [{ game: 'backgammon', matchLength: 1 }, { game: 'grasshopper', checkers: 4 }]) {
+    await createGame(page, { ...o, opponent: 'bot', level: 'easy', color: 'white' });
+    await audit(`${o.game} game page on a phone`, '[data-testid=board][data-layout=compact]');
   }
   if (found.length) fail(`${found.length} serious or critical violations:\n  ${found.join('\n  ')}`);
   notable[`${audited} pages audited`] = 1;
@@ -2127,6 +2166,131 @@ await scenario('23: the tab reads "Your move - Tabula" on your turn (a preferenc
   await page.waitForFunction(() => document.documentElement.dataset.lastTone === 'turn', null, { timeout: STEP_LIMIT_MS })
     .catch(() => fail('no tone when our turn came back'));
   checkErrors(page, 'signals');
+  await page.context().close();
+});
+
+// ---- scenario 24: chat between the two players ----------------------------------------------
+
+await scenario('24: two players chat in their game (plain text, 300 characters, 5 messages in 10 s), one mutes the other, and a spectator reads only once both allow it', async () => {
+  // Ann's context bypasses the page's Content-Security-Policy only so that axe can be injected
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 820 }, bypassCSP: true });
+  const a = await ctx.newPage();
+  a.errors = [];
+  a.on('pageerror', e => a.errors.push(e.message));
+  a.setDefaultTimeout(10000);
+  const b = await newPage({ width: 390, height: 844 });
+  const watcher = await newPage();
+  await guest(a, 'chat_ann');
+  const id = await createGame(a, { game: 'grasshopper', checkers: 4, opponent: 'invite', color: 'white' });
+  await a.waitForSelector('[data-testid=invite-link]');
+  const link = await a.inputValue('[data-testid=invite-link]');
+  await b.goto(link);
+  await b.fill('[data-testid=guest-name]', 'chat_bob');
+  await b.click('[data-testid=guest-submit]');
+  await b.waitForSelector('[data-testid=player-black] .badge:has-text("you")');
+  await watcher.goto(`${BASE}/game/${id}`);
+  await watcher.waitForSelector('[data-testid=live][data-state=live]');
+  // the chat opens for Ann once Bob sits down
+  await a.waitForSelector('[data-testid=chat-input]', { timeout: 8000 }).catch(() => fail('the chat did not open for the creator when the opponent joined'));
+  await b.waitForSelector('[data-testid=chat-input]');
+  const say = async (page, text) => {
+    await page.fill('[data-testid=chat-input]', text);
+    await page.click('[data-testid=chat-send]');
+    clicks++;
+  };
+  const lines = page => page.$$eval('[data-testid=chat-log] [data-testid=chat-text]', l => l.map(e => e.textContent));
+  const markup = '<img src=x onerror="document.title=\'owned\'"> & <b>good luck</b>';
+  await say(a, markup);
+  await b.waitForFunction(t => [...document.querySelectorAll('[data-testid=chat-text]')].some(e => e.textContent === t), markup, { timeout: 8000 })
+    .catch(() => fail('Bob did not see Ann\'s message'));
+  if (await b.$('[data-testid=chat-log] img, [data-testid=chat-log] b')) fail('a message was shown as markup');
+  if (await b.title() === 'owned') fail('a message ran a script');
+  await say(b, 'thanks, you too');
+  await a.waitForFunction(() => [...document.querySelectorAll('[data-testid=chat-text]')].some(e => e.textContent === 'thanks, you too'), null, { timeout: 8000 })
+    .catch(() => fail('Ann did not see Bob\'s answer'));
+  // a spectator reads nothing until both players allow it
+  if (await watcher.isVisible('[data-testid=chat]')) fail('the spectator sees the chat before the players allow it');
+  await a.check('[data-testid=chat-spectators]');
+  await a.waitForSelector('[data-testid=chat-readers]:has-text("only if both")');
+  await watcher.waitForTimeout(500);
+  if (await watcher.isVisible('[data-testid=chat]')) fail('the spectator reads the chat with one player\'s leave');
+  await b.check('[data-testid=chat-spectators]');
+  await watcher.waitForFunction(() => document.querySelectorAll('[data-testid=chat-text]').length === 2, null, { timeout: 8000 })
+    .catch(() => fail('the spectator does not read the chat once both allow it'));
+  if (await watcher.$('[data-testid=chat-input]:visible')) fail('the spectator is offered to write');
+  await a.waitForSelector('[data-testid=chat-readers]:has-text("Spectators read this chat")');
+  // Bob mutes Ann: her next message reaches the spectator, not him
+  await b.check('[data-testid=chat-mute]');
+  await b.waitForFunction(() => document.querySelectorAll('[data-testid=chat-text]').length === 1, null, { timeout: 8000 })
+    .catch(() => fail('muting did not hide Ann\'s messages from Bob'));
+  await say(a, 'are you there?');
+  await watcher.waitForFunction(() => document.querySelectorAll('[data-testid=chat-text]').length === 3, null, { timeout: 8000 })
+    .catch(() => fail('the spectator missed a message'));
+  await b.waitForTimeout(400);
+  if ((await lines(b)).includes('are you there?')) fail('Bob sees a message of the player he muted');
+  await b.uncheck('[data-testid=chat-mute]');
+  await b.waitForFunction(() => document.querySelectorAll('[data-testid=chat-text]').length === 3, null, { timeout: 8000 })
+    .catch(() => fail('unmuting did not bring Ann\'s messages back'));
+  // the limits: 300 characters (the field stops there, a counter near the end), 5 in 10 s
+  if (await a.getAttribute('[data-testid=chat-input]', 'maxlength') !== '300') fail('the message field takes more than 300 characters');
+  await a.fill('[data-testid=chat-input]', 'x'.repeat(290));
+  const left = (await a.textContent('#chat-count')).trim();
+  if (left !== '10 left') fail(`near the limit the counter reads "${left}"`);
+  await a.fill('[data-testid=chat-input]', '');
+  await shot(a, 'chat');
+  // Ann has written 2 messages in the last seconds: 3 more pass, the 6th waits
+  for (let i = 3; i <= 5; i++) {
+    await say(a, `message ${i}`);
+    await a.waitForFunction(t => [...document.querySelectorAll('[data-testid=chat-text]')].some(e => e.textContent === t), `message ${i}`, { timeout: 8000 })
+      .catch(async () => fail(`Ann's quick messages: ${JSON.stringify(await lines(a))}`));
+  }
+  await a.waitForFunction(() => document.querySelectorAll('[data-testid=chat-text]').length === 6, null, { timeout: 8000 })
+    .catch(async () => fail(`Ann's quick messages: ${JSON.stringify(await lines(a))}`));
+  await say(a, 'one too many');
+  const refused = await a.waitForSelector('[data-testid=chat-error]:visible', { timeout: 8000 }).catch(() => null);
+  if (!refused || !/at most 5 messages in 10 seconds/.test(await refused.textContent())) fail('a sixth message within 10 s was not refused with the reason');
+  if (await a.inputValue('[data-testid=chat-input]') !== 'one too many') fail('the refused message was not kept in the field');
+  // axe on a page with the chat
+  await a.addScriptTag({ path: new URL('./node_modules/axe-core/axe.min.js', import.meta.url).pathname });
+  const violations = await a.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => `${v.id}: ${v.nodes.slice(0, 2).map(n => n.target.join(' ')).join(', ')}`));
+  if (violations.length) fail(`axe on the chat: ${violations.join('; ')}`);
+  checkErrors(a, 'ann');
+  checkErrors(b, 'bob');
+  checkErrors(watcher, 'spectator');
+  await ctx.close();
+  await b.context().close();
+  await watcher.context().close();
+});
+
+// ---- scenario 25: a game against a bot left untouched ends as a resignation -----------------
+
+await scenario('25: a game against a bot left untouched ends as its player\'s resignation by the server\'s sweep and leaves "Your games" (a second server, idle limit 3 s)', async () => {
+  const ABANDON = (process.env.ABANDON_BASE_URL || '').replace(/\/+$/, '');
+  if (!ABANDON) fail('set ABANDON_BASE_URL to a server with a short TABULA_ABANDON_AFTER_SECS');
+  const page = await newPage();
+  await page.goto(`${ABANDON}/login`);
+  await page.fill('[data-testid=guest-form] [data-testid=guest-name]', 'walker');
+  await page.click('[data-testid=guest-form] [data-testid=guest-submit]');
+  await page.waitForSelector('[data-testid=nav-me]', { state: 'attached' });
+  const body = { options: { game: 'halma-grasshopper', size: 8 }, opponent: { kind: 'bot', level: 'easy' }, color: 'white' };
+  const g = await page.evaluate(async b => (await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) })).json(), body);
+  if (!g.id) fail(`the game was not created: ${JSON.stringify(g)}`);
+  await page.goto(`${ABANDON}/`);
+  await page.waitForSelector(`[data-testid=my-games] a[href="/game/${g.id}"]`).catch(() => fail('the new game is not in "Your games"'));
+  // the player walks away; the page of the game, left open, learns of the ending
+  await page.goto(`${ABANDON}/game/${g.id}`);
+  const over = await page.waitForSelector('[data-testid=game-over]', { timeout: 15000 }).catch(() => fail('the untouched game did not end'));
+  const text = await over.textContent();
+  if (await over.getAttribute('data-code') !== 'abandoned' || !/walker \(guest\)/.test(text)) fail(`the ending reads "${text}"`);
+  const list = await page.$$eval('[data-testid=move-entry]', l => l.map(e => e.textContent));
+  if (!list.some(t => /Left the game/.test(t))) fail(`the move list does not say who left: ${list.slice(-3)}`);
+  await page.goto(`${ABANDON}/`);
+  await page.waitForSelector('[data-testid=create-form]');
+  await page.waitForTimeout(300);
+  if (await page.$(`[data-testid=my-games] a[href="/game/${g.id}"]`)) fail('the abandoned game is still in "Your games"');
+  notable[`ended: "${text.trim().slice(0, 80)}"`] = 1;
+  checkErrors(page, 'walker');
   await page.context().close();
 });
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildMoveList, gameHeading } from '../js/move-list.js';
-import { resultFor, QUICK_STARTS } from '../js/words.js';
+import { resultFor, QUICK_STARTS, SERVER_ENDS } from '../js/words.js';
 import { takerView } from '../js/hint.js';
 
 const roll = (payload, actor = null) => ({ kind: 'roll', actor, payload, nonce: 'n' });
@@ -63,4 +63,16 @@ test('names_keep_their_case_in_the_move_list', () => {
   const names = { white: 'mochy_fan', black: 'Tabula easy' };
   assert.equal(gameHeading({ number: 3, scoreBefore: { white: 2, black: 0 } }, names), 'Game 3 — mochy_fan 2, Tabula easy 0');
   assert.equal(gameHeading({ number: 1, scoreBefore: null }, names), 'Game 1');
+});
+
+test('a_game_the_server_ended_is_listed_with_why', () => {
+  const events = numbered([act('white', 'c3-d4'), act('black', 'f6-e5'), { kind: 'resign', actor: 'white', payload: '' }]);
+  const [game] = buildMoveList(events, 'halma-grasshopper', []);
+  assert.equal(game.lines[1].white.text, 'Resigns');
+  assert.equal(game.lines[1].white.kind, 'resign');
+  // a roll left unplayed is listed with the ending
+  const dice = numbered([roll('6-4'), act('white', '24/18 13/9'), roll('3-1', 'black'), { kind: 'timeout', actor: 'black', payload: '' }]);
+  const [bg] = buildMoveList(dice, 'backgammon', []);
+  assert.equal(bg.lines[0].black.text, '31: out of time');
+  assert.equal(SERVER_ENDS.abort.entry, 'Aborts');
 });
