@@ -13,14 +13,7 @@ fn code(r: &Value) -> Option<&str> {
 
 /// Two guests seated in a Grasshopper game; its id.
 async fn seated(a: &Client, b: &Client) -> String {
-    let (s, g) = a
-        .post(
-            "/api/games",
-            json!({"options": {"game": "grasshopper", "checkers": 4}, "opponent": {"kind": "open"}}),
-        )
-        .await;
-    assert_eq!(s, 200, "{g}");
-    let id = g["id"].as_str().unwrap().to_string();
+    let id = open_seat(a).await;
     let (s, r) = b.post(&format!("/api/games/{id}/join"), json!({})).await;
     assert_eq!(s, 200, "{r}");
     id
@@ -181,14 +174,8 @@ async fn there_is_no_chat_with_a_bot_or_before_both_are_seated() {
     );
     assert!(v["closed"].as_str().unwrap().contains("bot"), "{v}");
     // an open seat: not yet
-    let (_, g) = ann
-        .post(
-            "/api/games",
-            json!({"options": {"game": "grasshopper", "checkers": 4}, "opponent": {"kind": "open"}}),
-        )
-        .await;
-    let seat = g["id"].as_str().unwrap();
-    let (s, r) = say(&ann, seat, "anyone?").await;
+    let seat = open_seat(&ann).await;
+    let (s, r) = say(&ann, &seat, "anyone?").await;
     assert_eq!((s, code(&r)), (409, Some("chat_closed")), "{r}");
     let (s, r) = ann.get("/api/games/nonexistent00/chat").await;
     assert_eq!(s, 404, "{r}");

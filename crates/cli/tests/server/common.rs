@@ -334,6 +334,18 @@ pub async fn play_to_end(client: &Client, id: &str, color: &str, seed: u64) -> V
     }
 }
 
+/// A 4-checker Grasshopper seat open in the lobby, created by `c`; its id.
+pub async fn open_seat(c: &Client) -> String {
+    let (s, g) = c
+        .post(
+            "/api/games",
+            json!({"options": {"game": "grasshopper", "checkers": 4}, "opponent": {"kind": "open"}}),
+        )
+        .await;
+    assert_eq!(s, 200, "{g}");
+    g["id"].as_str().unwrap().to_string()
+}
+
 /// A WebSocket on game `id`, from version `since`.
 pub async fn watch(base: &str, id: &str, since: i64) -> Watcher {
     let url = format!(

@@ -24,18 +24,6 @@ fn code(r: &Value) -> Option<&str> {
     r["error"]["code"].as_str()
 }
 
-/// A 4-checker Grasshopper seat open in the lobby, created by `c`; its id.
-async fn open_seat(c: &Client) -> String {
-    let (s, g) = c
-        .post(
-            "/api/games",
-            json!({"options": {"game": "grasshopper", "checkers": 4}, "opponent": {"kind": "open"}}),
-        )
-        .await;
-    assert_eq!(s, 200, "{g}");
-    g["id"].as_str().unwrap().to_string()
-}
-
 /// `POST /api/games/{id}/{what}` (resign, abort) with `body`.
 async fn end(c: &Client, id: &str, what: &str, body: Value) -> (u16, Value) {
     c.post(&format!("/api/games/{id}/{what}"), body).await
