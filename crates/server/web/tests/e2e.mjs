@@ -279,6 +279,14 @@ await scenario('1: a guest plays each of the four games against the easy bot to 
     const api = await page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
     if (api.state !== 'finished') fail(`${g.game}: the server says ${api.state}`);
     finished[g.game] = id;
+    // never_finishing_lists_no_opening_roll_as_no_move (issue 30): the opening roll the
+    // winner rolls again is the opening line, not "1. 64: no move"
+    const entries = await page.$$eval('[data-testid=move-entry]', l => l.map(e => e.textContent.trim()));
+    if (g.game === 'never-finishing' && /no move/.test(entries[0] || '')) fail(`the Never-Finishing move list reads ${JSON.stringify(entries.slice(0, 3))}`);
+    // names_keep_their_case_in_sentences (issue 30): "solo12", never "Solo12", in the
+    // sentences and the move list's headings
+    const capitalised = soloName[0].toUpperCase() + soloName.slice(1);
+    if ((await page.textContent('main')).includes(capitalised)) fail(`${g.game}: the page writes the name "${soloName}" as "${capitalised}"`);
     checkErrors(page, g.game);
   }
   // Play again: the same options against the same bot, colours swapped
