@@ -27,13 +27,34 @@ export class ChatPanel {
   async refresh(all = false) {
     try {
       const v = await get(`/api/games/${this.id}/chat?after=${all ? 0 : this.last}`);
+      const first = !this.view;
       if (all) { this.messages = []; this.last = 0; }
-      for (const m of v.messages) if (m.seq > this.last) { this.messages.push(m); this.last = m.seq; }
+      let news = null;
+      for (const m of v.messages) {
+        if (m.seq <= this.last) continue;
+        this.messages.push(m);
+        this.last = m.seq;
+        if (!first && !all && m.seat !== this.seat()) news = m;
+      }
       this.view = v;
+      if (news) this.tell(news);
     } catch (e) {
       if (!this.view) return; // no chat to show (the game cannot be read)
     }
     this.render();
+  }
+
+  /**
+   * The opponent wrote while the chat is out of sight (below the board on a phone): a button
+   * fixed at the bottom of the window says so and takes you there; it goes when the chat
+   * comes into view.
+   */
+  tell(m) {
+    if (!this.alert || !this.logEl) return;
+    const r = this.logEl.getBoundingClientRect();
+    if (r.top < window.innerHeight && r.bottom > 0) return;
+    this.alert.textContent = `New message from ${m.name}`;
+    this.alert.hidden = false;
   }
 
   /** A note on the game's socket: a message or a player's choice changed. */
@@ -95,7 +116,16 @@ export class ChatPanel {
     this.closedEl = h('p', { class: 'muted', 'data-testid': 'chat-closed' });
     this.errorEl = h('p', { class: 'message error', role: 'alert', 'data-testid': 'chat-error' });
     this.choicesEl = h('div', { class: 'chat-choices' });
-    this.root.append(h('h2', { class: 'small' }, 'Chat'), this.logEl, this.form, this.closedEl, this.errorEl, this.choicesEl);
+    this.alert = h('button', { type: 'button', class: 'chat-alert', 'data-testid': 'chat-alert', onclick: () => {
+      this.alert.hidden = true;
+      this.root.scrollIntoView({ block: 'center' });
+      if (!this.form.hidden) this.input.focus({ preventScroll: true });
+    } });
+    this.alert.hidden = true;
+    if (window.IntersectionObserver) {
+      new IntersectionObserver(seen => { if (seen.some(e => e.isIntersecting)) this.alert.hidden = true; }).observe(this.logEl);
+    }
+    this.root.append(h('h2', { class: 'small' }, 'Chat'), this.logEl, this.form, this.closedEl, this.errorEl, this.choicesEl, this.alert);
   }
 
   render() {

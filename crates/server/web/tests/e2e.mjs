@@ -2212,9 +2212,19 @@ await scenario('24: two players chat in their game (plain text, 300 characters, 
   };
   const lines = page => page.$$eval('[data-testid=chat-log] [data-testid=chat-text]', l => l.map(e => e.textContent));
   const markup = '<img src=x onerror="document.title=\'owned\'"> & <b>good luck</b>';
+  await b.evaluate(() => window.scrollTo(0, 0)); // on Bob's phone the chat is below the board
   await say(a, markup);
   await b.waitForFunction(t => [...document.querySelectorAll('[data-testid=chat-text]')].some(e => e.textContent === t), markup, { timeout: 8000 })
     .catch(() => fail('Bob did not see Ann\'s message'));
+  // out of sight, a button says a message came and takes him there
+  const alert = await b.waitForSelector('[data-testid=chat-alert]:visible', { timeout: 8000 }).catch(() => fail('Bob\'s phone did not say that a message came'));
+  if ((await alert.textContent()) !== 'New message from chat_ann (guest)') fail(`the new-message button reads "${await alert.textContent()}"`);
+  await shot(b, 'chat-new-message-390');
+  await alert.click();
+  clicks++;
+  await b.waitForSelector('[data-testid=chat-alert]', { state: 'hidden' });
+  const inView = await b.$eval('[data-testid=chat-log]', e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; });
+  if (!inView) fail('the new-message button did not bring the chat into view');
   if (await b.$('[data-testid=chat-log] img, [data-testid=chat-log] b')) fail('a message was shown as markup');
   if (await b.title() === 'owned') fail('a message ran a script');
   await say(b, 'thanks, you too');
