@@ -71,6 +71,13 @@ async fn players_chat_spectators_read_only_when_both_allow(db: Database) {
     );
     let (s, r) = say(&carl, &id, "hi").await;
     assert_eq!((s, code(&r)), (403, Some("not_a_player")), "{r}");
+    let (s, r) = carl
+        .post(
+            &format!("/api/games/{id}/chat/settings"),
+            json!({"spectators": true}),
+        )
+        .await;
+    assert_eq!((s, code(&r)), (403, Some("not_a_player")), "{r}");
     let allow = json!({"spectators": true});
     let (s, v) = ann
         .post(&format!("/api/games/{id}/chat/settings"), allow.clone())

@@ -12,7 +12,7 @@
 
 use crate::games::Table;
 use crate::service::replay_event;
-use crate::store::{Backend, EventRow};
+use crate::store::EventRow;
 use crate::AppState;
 use serde::Serialize;
 use serde_json::json;
@@ -76,14 +76,7 @@ pub fn decisions(
 async fn announce(state: &AppState, game: &str, job_state: &str, done: usize, total: usize) {
     let note = json!({"type": "analysis", "game": game, "state": job_state,
                       "done": done, "total": total});
-    match state.db.backend {
-        Backend::Sqlite => state.hub.note(game, note),
-        Backend::Postgres => {
-            if let Err(e) = state.db.notify_note(&note.to_string()).await {
-                tracing::warn!(error = %e, "NOTIFY failed");
-            }
-        }
-    }
+    state.note_everywhere(game, note).await;
 }
 
 /// Starts this instance's worker: it claims jobs until the process ends, waking when a

@@ -11,7 +11,7 @@ use crate::auth::{Auth, MaybeAuth};
 use crate::error::{ApiError, Json, Query};
 use crate::service::{color_name, Loaded};
 use crate::store::chat::{ChatRow, ChatSettings};
-use crate::store::{now_ms, Backend};
+use crate::store::now_ms;
 use crate::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -226,14 +226,7 @@ async fn view_for(
 /// asks for what it may read).
 async fn announce(state: &AppState, game: &str, seq: Option<i64>) {
     let note = json!({"type": "chat", "game": game, "seq": seq});
-    match state.db.backend {
-        Backend::Sqlite => state.hub.note(game, note),
-        Backend::Postgres => {
-            if let Err(e) = state.db.notify_note(&note.to_string()).await {
-                tracing::warn!(error = %e, "NOTIFY failed");
-            }
-        }
-    }
+    state.note_everywhere(game, note).await;
 }
 
 /// A player's seat in `g`, or 403 `not_a_player`.

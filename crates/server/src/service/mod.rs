@@ -392,6 +392,20 @@ pub enum Change {
 }
 
 impl App {
+    /// Sends a note about `game` (analysis progress, a chat message) to its watchers on every
+    /// instance: straight to this instance's hub on SQLite, through `NOTIFY` on PostgreSQL
+    /// (whose listener hands it to every instance's hub, this one's included).
+    pub async fn note_everywhere(&self, game: &str, note: serde_json::Value) {
+        match self.db.backend {
+            crate::store::Backend::Sqlite => self.hub.note(game, note),
+            crate::store::Backend::Postgres => {
+                if let Err(e) = self.db.notify_note(&note.to_string()).await {
+                    tracing::warn!(error = %e, "NOTIFY failed");
+                }
+            }
+        }
+    }
+
     /// Shared state over `db`, run as `config` says.
     pub fn new(db: Db, config: &crate::config::Config) -> App {
         let (commits, commit_feed) = tokio::sync::mpsc::unbounded_channel();
