@@ -62,6 +62,7 @@ fn the_browser_client_plays_every_game_end_to_end() {
         .current_dir(&dir)
         .env("BASE_URL", &base)
         .env("ABANDON_BASE_URL", &idle_base)
+        .env("TABULA_BIN", env!("CARGO_BIN_EXE_tabula"))
         .env("CHROMIUM", &chromium);
     if let Some(shots) = std::env::var_os("TABULA_SCREENSHOTS") {
         e2e.env("SCREENSHOT_DIR", shots);

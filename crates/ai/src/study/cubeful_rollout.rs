@@ -33,7 +33,8 @@ use crate::backgammon::{Evaluator, Probabilities};
 use crate::search::Plays;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
+use super::sums::{run_blocks, Sums};
+use std::sync::atomic::AtomicBool;
 use tabula_core::Dice;
 use tabula_tables::Position;
 
@@ -296,23 +297,75 @@ where
     E: Evaluator + Sync,
     P: Plays,
 {
+    let sums = rollout_cubeful_resume(
+        eval,
+        plays_for,
+        root,
+        state,
+        (value, holder),
+        config,
+        (Sums::default(), config.trials.max(1)),
+        progress,
+        &AtomicBool::new(false),
+        |_| {},
+    );
+    CubefulResult::of(&sums)
+}
+
+/// The sums a cubeful rollout keeps: the value of each trial.
+pub type CubefulSums = Sums<1>;
+
+impl CubefulResult {
+    /// The result of the trials summed in `sums`.
+    pub fn of(sums: &CubefulSums) -> CubefulResult {
+        CubefulResult {
+            trials: sums.trials,
+            value: sums.mean()[0],
+            std_err: sums.std_err()[0],
+        }
+    }
+}
+
+/// [`rollout_cubeful`]'s trials `from.trials..config.trials` in blocks of `block`, added to
+/// `from`, `on_block` called with the sums after each block, stopping between blocks once
+/// `cancel` is set (as [`super::rollout::rollout_resume`]).
+#[allow(clippy::too_many_arguments)]
+pub fn rollout_cubeful_resume<E, P>(
+    eval: &E,
+    plays_for: impl Fn() -> P + Sync,
+    root: &Position,
+    state: &CubeState,
+    (value, holder): (u32, Holder),
+    config: &RolloutConfig,
+    (from, block): (CubefulSums, u32),
+    progress: impl Fn() + Sync,
+    cancel: &AtomicBool,
+    on_block: impl FnMut(&CubefulSums),
+) -> CubefulSums
+where
+    E: Evaluator + Sync,
+    P: Plays,
+{
     let start = Cube::start(state, value, holder);
-    let results: Vec<f64> = (0..u64::from(config.trials))
-        .into_par_iter()
-        .map_init(&plays_for, |plays, t| {
+    run_blocks(
+        from,
+        config.trials,
+        block,
+        cancel,
+        plays_for,
+        |plays, t| {
             let r = trial(eval, plays, root, start, config, t);
             progress();
-            r
-        })
-        .collect();
-    let n = results.len().max(1) as f64;
-    let mean = results.iter().sum::<f64>() / n;
-    let var = results.iter().map(|r| (r - mean).powi(2)).sum::<f64>();
-    CubefulResult {
-        trials: config.trials,
-        value: mean,
-        std_err: (var / ((n - 1.0).max(1.0) * n)).sqrt(),
-    }
+            [r]
+        },
+        on_block,
+    )
+}
+
+/// What a doubler's side has after a double dropped: one cube unit, or the match table's
+/// figure (from the doubler's side, in the units of the module docs).
+pub fn dropped_value(state: &CubeState, holder: Holder) -> f64 {
+    Cube::start(state, state.cube, holder).dropped(false)
 }
 
 /// Rolls out the cube decision of the player on roll in `state` (who must be allowed to
@@ -350,7 +403,7 @@ where
         config,
         progress,
     );
-    let double_drop = Cube::start(state, c, holder).dropped(false);
+    let double_drop = dropped_value(state, holder);
     CubeRollout {
         no_double,
         double_take,

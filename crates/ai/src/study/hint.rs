@@ -7,12 +7,12 @@ use super::analyse::value;
 use super::cube::{CubeAnalysis, Unit};
 use super::nply::{self, Filter};
 use crate::backgammon::cube::{self as cube_rules, CubeState, Stakes};
-use crate::backgammon::{Evaluator, Probabilities};
+use crate::backgammon::{ChancesReport, Evaluator, Probabilities};
 use serde::Serialize;
 use tabula_core::{Decision, Dice, Game, Status};
 use tabula_tables::backgammon::Backgammon;
 use tabula_tables::notation::format_play;
-use tabula_tables::MoveGen;
+use tabula_tables::{MoveGen, Position};
 
 /// One ranked play.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -26,6 +26,13 @@ pub struct HintPlay {
     pub equity: f32,
     /// Its difference to the best play's value (0 or negative).
     pub diff: f32,
+    /// The mover's cubeless chances after it.
+    pub chances: ChancesReport,
+    /// The depth of those chances (0 for plays the move filter did not search deeper).
+    pub plies: u32,
+    /// The position after it, seen from the mover.
+    #[serde(skip)]
+    pub after: Position,
 }
 
 /// What the hint says.
@@ -95,6 +102,9 @@ pub fn hint(eval: &(impl Evaluator + Sync), session: &Backgammon, plies: u32) ->
                             .unwrap_or_default(),
                         equity,
                         diff: equity - best.unwrap_or(equity),
+                        chances: (&r.chances).into(),
+                        plies: r.plies,
+                        after: r.after,
                     }
                 })
                 .collect();

@@ -1,6 +1,7 @@
 //! Study tools on top of any [`crate::backgammon::Evaluator`]: n-ply evaluation and play
 //! ranking with move filters ([`nply`]), cube decisions in cubeful equity ([`cube`]), and
-//! rollouts, cubeless ([`rollout`]) and cubeful ([`cubeful_rollout`]), and the analysis of whole sessions ([`analyse`]) with its
+//! rollouts, cubeless ([`rollout`]) and cubeful ([`cubeful_rollout`]), resumable from their
+//! running sums ([`sums`]), and the analysis of whole sessions ([`analyse`]) with its
 //! report ([`report`]). The command line's `eval`, `hint` and `rollout` are built on them.
 
 pub mod analyse;
@@ -11,6 +12,7 @@ pub mod hint;
 pub mod nply;
 pub mod report;
 pub mod rollout;
+pub mod sums;
 
 #[cfg(test)]
 mod analyse_tests;

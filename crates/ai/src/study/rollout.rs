@@ -19,12 +19,12 @@
 //!   database), taking it.
 
 use super::nply::{add_weighted, best_play_0ply, is_over};
+use super::sums::{run_blocks, Sums};
 use crate::backgammon::{Evaluator, Probabilities};
 use crate::search::Plays;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use tabula_core::{Dice, Die};
 use tabula_tables::Position;
 
@@ -227,49 +227,77 @@ where
     E: Evaluator + Sync,
     P: Plays,
 {
-    let results: Vec<[f64; 5]> = (0..u64::from(config.trials))
-        .into_par_iter()
-        .map_init(&plays_for, |plays, t| {
-            if cancel.load(Ordering::Relaxed) {
-                return [0.0; 5];
-            }
+    let block = config.trials.max(1);
+    let sums = rollout_resume(
+        eval,
+        plays_for,
+        exact,
+        root,
+        config,
+        (Sums::default(), block),
+        progress,
+        cancel,
+        |_| {},
+    );
+    (sums.trials == config.trials).then(|| RolloutResult::of(&sums))
+}
+
+/// The trials `from.trials..config.trials` of a rollout, in blocks of `block` trials,
+/// added to `from` (the sums of the trials before; [`Sums::default`] to begin). Calls
+/// `progress` once per finished trial and `on_block` with the sums after each block; stops
+/// between blocks once `cancel` is set. The sums of trials `0..n` are the same whether they
+/// were played in one call or in several ([`super::sums`]).
+#[allow(clippy::too_many_arguments)]
+pub fn rollout_resume<E, P>(
+    eval: &E,
+    plays_for: impl Fn() -> P + Sync,
+    exact: impl Fn(&Position) -> Option<Probabilities> + Sync,
+    root: &Position,
+    config: &RolloutConfig,
+    (from, block): (RolloutSums, u32),
+    progress: impl Fn() + Sync,
+    cancel: &AtomicBool,
+    on_block: impl FnMut(&RolloutSums),
+) -> RolloutSums
+where
+    E: Evaluator + Sync,
+    P: Plays,
+{
+    run_blocks(
+        from,
+        config.trials,
+        block,
+        cancel,
+        plays_for,
+        |plays, t| {
             let r = trial(eval, plays, &exact, root, config, t);
             progress();
-            r
-        })
-        .collect();
-    if cancel.load(Ordering::Relaxed) {
-        return None;
-    }
-    let n = results.len().max(1) as f64;
-    let mut mean = [0.0f64; 5];
-    for r in &results {
-        for k in 0..5 {
-            mean[k] += r[k] / n;
-        }
-    }
-    let equity = equity_of(&mean);
-    let mut var = [0.0f64; 5];
-    let mut var_e = 0.0;
-    for r in &results {
-        for k in 0..5 {
-            var[k] += (r[k] - mean[k]).powi(2);
-        }
-        var_e += (equity_of(r) - equity).powi(2);
-    }
-    let denom = (n - 1.0).max(1.0) * n;
-    let std_err = var.map(|v| (v / denom).sqrt());
-    Some(RolloutResult {
-        trials: config.trials,
-        chances: Probabilities {
-            win: mean[0] as f32,
-            win_gammon: mean[1] as f32,
-            win_backgammon: mean[2] as f32,
-            lose_gammon: mean[3] as f32,
-            lose_backgammon: mean[4] as f32,
+            [r[0], r[1], r[2], r[3], r[4], equity_of(&r)]
         },
-        std_err,
-        equity,
-        equity_std_err: (var_e / denom).sqrt(),
-    })
+        on_block,
+    )
+}
+
+/// The sums a cubeless rollout keeps: the five chances and the cubeless equity.
+pub type RolloutSums = Sums<6>;
+
+impl RolloutResult {
+    /// The result of the trials summed in `sums`.
+    pub fn of(sums: &RolloutSums) -> RolloutResult {
+        let mean = sums.mean();
+        let se = sums.std_err();
+        RolloutResult {
+            trials: sums.trials,
+            chances: Probabilities {
+                win: mean[0] as f32,
+                win_gammon: mean[1] as f32,
+                win_backgammon: mean[2] as f32,
+                lose_gammon: mean[3] as f32,
+                lose_backgammon: mean[4] as f32,
+            },
+            std_err: [se[0], se[1], se[2], se[3], se[4]],
+            equity: mean[5],
+            equity_std_err: se[5],
+        }
+    }
 }

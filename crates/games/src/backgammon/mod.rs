@@ -131,6 +131,7 @@ impl Face for Backgammon {
     fn view(&self) -> Value {
         let game = self.game();
         let cube = game.cube();
+        let ids = tabula_tables::notation::session_ids(self);
         let (match_length, crawford) = match self.options().mode {
             Mode::Match { length, crawford } => (Some(length), crawford),
             Mode::Money { .. } => (None, false),
@@ -147,6 +148,8 @@ impl Face for Backgammon {
             "crawford_game": self.is_crawford_game(),
             "game_number": self.game_number(),
             "position_id": game.board().position_id(),
+            "xgid": ids.xgid,
+            "gnubg": ids.gnubg(),
         })
     }
 

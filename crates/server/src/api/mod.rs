@@ -15,6 +15,7 @@ pub mod rematch;
 mod stats;
 mod store_errors;
 pub mod study;
+pub mod study_rollout;
 mod ws;
 
 use crate::error::ApiError;
@@ -78,7 +79,8 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/games/{id}/hint", get(analysis::hint))
         .route("/api/study/evaluate", post(study::evaluate))
-        .route("/api/study/rollout", post(study::rollout))
+        .route("/api/study/position", post(study::position))
+        .route("/api/study/rollout", post(study_rollout::rollout))
         // Any other path under /api, whatever the method: the JSON 404 (not the app).
         .route("/api", axum::routing::any(crate::guard::api_not_found))
         .route(

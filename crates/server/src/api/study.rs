@@ -1,42 +1,42 @@
-//! The analysis board's endpoints: study a backgammon position pasted as an XGID or a gnubg
-//! ID, with no game behind it.
+//! The analysis board's endpoints: study a backgammon position given as an XGID or a gnubg
+//! ID (pasted, or built in the position editor), with no game behind it.
 //!
-//! - `POST /api/study/evaluate`: the board (to draw it), the chances of the player on roll
-//!   at the server's analysis depth, and the hint: the ranked plays when dice are set, else
-//!   the cube decision.
-//! - `POST /api/study/rollout`: a cubeless rollout, its progress streamed as it runs (one
-//!   JSON object a line, `application/x-ndjson`), the result last.
+//! - `POST /api/study/position`: the position read and written back: its board (to draw
+//!   it), cube, score, dice and identifiers (XGID, Position ID, Match ID), or the reason it
+//!   is refused. Cheap: the editor asks it at every change.
+//! - `POST /api/study/evaluate`: the same, with the chances of the player on roll at a
+//!   chosen depth (0 to [`MAX_PLIES`]) and the hint: every play of the roll ranked, with
+//!   the chances after each and the position it leaves, when dice are set; else the cube
+//!   decision.
+//! - `POST /api/study/rollout` ([`super::study_rollout`]): rollouts of the position, of
+//!   candidate plays or of the cube, streamed as they run, resumable.
 //!
-//! Anyone may ask (nothing is stored). The work is bounded: evaluations share the hint
-//! semaphore (two at once, then 503 `busy`), rollouts run one at a time per instance on
-//! `TABULA_ANALYSIS_THREADS` threads (at least one) with at most [`MAX_TRIALS`] trials, and a
-//! rollout whose reader has gone is given up within a trial.
+//! Anyone may ask (nothing is stored). Evaluations share the hint semaphore (two at once,
+//! then 503 `busy`).
 
-use super::analysis::{unit_name, HintView};
+use super::analysis::HintView;
 use crate::error::{ApiError, Json};
 use crate::games::board_json;
 use crate::AppState;
-use axum::body::{Body, Bytes};
 use axum::extract::State;
-use axum::http::{header, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use tabula_ai::backgammon::cube::CubeState;
 use tabula_ai::backgammon::NeuralEvaluator;
-use tabula_ai::study::cube::CubeAnalysis;
-use tabula_ai::study::{hint, nply, rollout};
+use tabula_ai::study::hint::Hint;
+use tabula_ai::study::{hint, nply};
 use tabula_core::{Color, Dice};
 use tabula_tables::backgammon::{Backgammon, GameState};
-use tabula_tables::notation::session_from_notation;
-use tabula_tables::MoveGen;
+use tabula_tables::notation::{session_from_notation, session_ids, PositionIds};
+use tabula_tables::{MoveGen, Position};
 use utoipa::ToSchema;
 
-/// The most trials a rollout asked of the server may have.
-pub const MAX_TRIALS: u32 = 1296;
 /// The longest position text accepted.
 const MAX_POSITION: usize = 200;
+/// The deepest search an evaluation may ask (3-ply: a few seconds on two cores).
+pub const MAX_PLIES: u32 = 3;
+/// The most candidate plays an evaluation lists.
+const MAX_CANDIDATES: usize = 20;
 
 /// A position to study.
 #[derive(Deserialize, ToSchema)]
@@ -48,33 +48,52 @@ pub struct EvaluateRequest {
     /// decision.
     #[serde(default)]
     pub dice: Option<String>,
+    /// The search depth, 0 to 3 (default: the server's analysis depth).
+    #[serde(default)]
+    pub plies: Option<u32>,
 }
 
-/// A rollout to run.
+/// A position to read back.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RolloutRequest {
-    /// As for an evaluation; the player on roll is to roll (dice in the position are
-    /// ignored).
+pub struct PositionRequest {
+    /// As for an evaluation.
     pub position: String,
-    /// Games to play out, 1 to 1296 (default 324: every first roll nine times).
+    /// As for an evaluation.
     #[serde(default)]
-    pub trials: Option<u32>,
-    /// Stop each game after this many plays and take the nets' judgement (default: play to
-    /// the end).
-    #[serde(default)]
-    pub truncate: Option<u32>,
-    /// The seed of the dice (default 1).
-    #[serde(default)]
-    pub seed: Option<u64>,
+    pub dice: Option<String>,
 }
 
 /// The chances of the player on roll (the same object as the CLI's `--json`).
 pub use tabula_ai::backgammon::ChancesReport as ChancesView;
 
-/// A studied position.
+/// The identifiers of a position.
 #[derive(Serialize, ToSchema)]
-pub struct EvaluateView {
+pub struct IdsView {
+    /// `XGID=...`.
+    pub xgid: String,
+    /// gnubg's Position ID.
+    pub position_id: String,
+    /// gnubg's Match ID.
+    pub match_id: String,
+    /// gnubg's `PositionID:MatchID`.
+    pub gnubg: String,
+}
+
+impl From<PositionIds> for IdsView {
+    fn from(ids: PositionIds) -> IdsView {
+        IdsView {
+            gnubg: ids.gnubg(),
+            xgid: ids.xgid,
+            position_id: ids.position_id,
+            match_id: ids.match_id,
+        }
+    }
+}
+
+/// A position as read.
+#[derive(Serialize, ToSchema)]
+pub struct PositionView {
     /// `white` or `black`: the player on roll (White's home is at the bottom right).
     pub on_roll: &'static str,
     /// The board as White sees it, as the game view draws it.
@@ -89,15 +108,46 @@ pub struct EvaluateView {
     pub match_length: Option<u8>,
     /// The roll studied, if any.
     pub dice: Option<String>,
+    /// The position's identifiers, the roll included.
+    pub ids: IdsView,
+}
+
+/// A play of the roll, ranked.
+#[derive(Serialize, ToSchema)]
+pub struct CandidateView {
+    /// Its rank, 1 for the best.
+    pub rank: usize,
+    /// The play in gnubg's notation.
+    #[serde(rename = "move")]
+    pub play: String,
+    /// Its value in the hint's unit, and the difference to the best (0 or negative).
+    pub equity: f32,
+    pub diff: f32,
+    /// The mover's cubeless chances after it.
+    pub chances: ChancesView,
+    /// The depth of those chances (0 where the move filter did not search deeper).
+    pub plies: u32,
+    /// The position it leaves, the opponent to roll (an XGID): what a rollout of the play
+    /// rolls out, from the other side.
+    pub after: String,
+}
+
+/// A studied position.
+#[derive(Serialize, ToSchema)]
+pub struct EvaluateView {
+    #[serde(flatten)]
+    pub position: PositionView,
     /// The chances of the player on roll before rolling, at `plies`.
     pub chances: ChancesView,
     pub plies: u32,
-    /// The ranked plays (dice set) or the cube decision (none when the player on roll
+    /// The best five plays (dice set) or the cube decision (none when the player on roll
     /// cannot double).
     pub hint: Option<HintView>,
+    /// Dice set: every play of the roll ranked (at most 20), with its chances.
+    pub candidates: Option<Vec<CandidateView>>,
 }
 
-fn color_name(c: Color) -> &'static str {
+pub(super) fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "white",
         Color::Black => "black",
@@ -105,7 +155,7 @@ fn color_name(c: Color) -> &'static str {
 }
 
 /// The session a request names, with `dice` set when given.
-fn setup(position: &str, dice: Option<&str>) -> Result<Backgammon, ApiError> {
+pub(super) fn setup(position: &str, dice: Option<&str>) -> Result<Backgammon, ApiError> {
     if position.len() > MAX_POSITION {
         return Err(ApiError::bad_request(format!(
             "a position is at most {MAX_POSITION} characters"
@@ -137,37 +187,49 @@ fn setup(position: &str, dice: Option<&str>) -> Result<Backgammon, ApiError> {
     .map_err(ApiError::internal)
 }
 
-/// Evaluates a pasted position: its board, the chances of the player on roll, and the hint.
+/// Reads a position and writes it back: its board, cube, score, dice and identifiers.
+#[utoipa::path(post, path = "/api/study/position", request_body = PositionRequest,
+    responses((status = 200, body = PositionView),
+        (status = 400, description = "bad_position (with the reason), bad_request (bad dice)", body = crate::error::ErrorBody)))]
+pub async fn position(Json(req): Json<PositionRequest>) -> Result<Json<PositionView>, ApiError> {
+    let session = setup(&req.position, req.dice.as_deref())?;
+    Ok(Json(position_view(&session)))
+}
+
+/// Evaluates a position: its board, the chances of the player on roll, and the hint.
 #[utoipa::path(post, path = "/api/study/evaluate", request_body = EvaluateRequest,
     responses((status = 200, body = EvaluateView),
-        (status = 400, description = "bad_position (with the reason), bad_request (bad dice)", body = crate::error::ErrorBody),
+        (status = 400, description = "bad_position (with the reason), bad_request (bad dice, plies above 3)", body = crate::error::ErrorBody),
         (status = 503, description = "busy", body = crate::error::ErrorBody)))]
 pub async fn evaluate(
     State(state): State<AppState>,
     Json(req): Json<EvaluateRequest>,
 ) -> Result<Json<EvaluateView>, ApiError> {
     let session = setup(&req.position, req.dice.as_deref())?;
+    let plies = req.plies.unwrap_or(state.analysis.plies);
+    if plies > MAX_PLIES {
+        return Err(ApiError::bad_request(format!(
+            "plies is 0 to {MAX_PLIES}, not {plies}"
+        )));
+    }
     let _permit = super::permit(&state.hints, "evaluations").await?;
-    let plies = state.analysis.plies;
     let view = tokio::task::spawn_blocking(move || evaluate_now(&session, plies))
         .await
         .map_err(ApiError::internal)?;
     Ok(Json(view))
 }
 
-fn evaluate_now(session: &Backgammon, plies: u32) -> EvaluateView {
-    let nets = NeuralEvaluator::shipped();
+/// The view of a session's position, without evaluating it.
+pub(super) fn position_view(session: &Backgammon) -> PositionView {
     let game = session.game();
     let on_roll = game.turn();
     let board = game.board();
-    let chances = nply::chances(nets, &mut MoveGen::new(), &board, plies);
-    let found = hint::hint(nets, session, plies);
     let white = match on_roll {
         Color::White => board,
         Color::Black => board.flip(),
     };
     let cube = game.cube();
-    EvaluateView {
+    PositionView {
         on_roll: color_name(on_roll),
         board: board_json(&white),
         cube: game
@@ -176,126 +238,65 @@ fn evaluate_now(session: &Backgammon, plies: u32) -> EvaluateView {
         score: json!({"white": session.score().white, "black": session.score().black}),
         match_length: session.options().match_length(),
         dice: game.dice().map(|d| d.to_string()),
+        ids: session_ids(session).into(),
+    }
+}
+
+/// The XGID of the position `after` a play of `session`'s player on roll, the opponent to
+/// roll.
+pub(super) fn after_xgid(session: &Backgammon, after: &Position) -> Result<String, ApiError> {
+    Ok(session_ids(&after_session(session, after)?).xgid)
+}
+
+/// The session after a play of `session`'s player on roll to `after` (seen from the mover),
+/// the opponent to roll.
+pub(super) fn after_session(session: &Backgammon, after: &Position) -> Result<Backgammon, ApiError> {
+    let game = session.game();
+    let next = GameState::from_setup(
+        *session.options(),
+        after.flip(),
+        !game.turn(),
+        game.cube(),
+        game.cube_in_play(),
+        None,
+    );
+    Backgammon::from_game(
+        *session.options(),
+        next,
+        session.score(),
+        session.crawford_played(),
+    )
+    .map_err(ApiError::internal)
+}
+
+fn evaluate_now(session: &Backgammon, plies: u32) -> EvaluateView {
+    let nets = NeuralEvaluator::shipped();
+    let board = session.game().board();
+    let chances = nply::chances(nets, &mut MoveGen::new(), &board, plies);
+    let found = hint::hint(nets, session, plies);
+    let candidates = match &found {
+        Some(Hint::Plays { plays, .. }) => Some(
+            plays
+                .iter()
+                .take(MAX_CANDIDATES)
+                .map(|p| CandidateView {
+                    rank: p.rank,
+                    play: p.play.clone(),
+                    equity: p.equity,
+                    diff: p.diff,
+                    chances: p.chances,
+                    plies: p.plies,
+                    after: after_xgid(session, &p.after).unwrap_or_default(),
+                })
+                .collect(),
+        ),
+        _ => None,
+    };
+    EvaluateView {
+        position: position_view(session),
         chances: (&chances).into(),
         plies,
         hint: found.map(|h| HintView::new(h, plies)),
+        candidates,
     }
-}
-
-/// Rolls a pasted position out, streaming its progress: lines of
-/// `{"progress": done, "trials": n}` and last `{"result": {...}}` (or `{"error": ...}`).
-#[utoipa::path(post, path = "/api/study/rollout", request_body = RolloutRequest,
-    responses((status = 200, description = "application/x-ndjson: progress lines, then the result: trials, seed, truncate, seconds, chances, std_err (of the five chances), equity, equity_std_err, equity_ci95, and the cube decision from the rolled-out chances when the player on roll may double", content_type = "application/x-ndjson"),
-        (status = 400, description = "bad_position, bad_request (trials, truncate)", body = crate::error::ErrorBody),
-        (status = 503, description = "busy: another rollout is running on this instance", body = crate::error::ErrorBody)))]
-pub async fn rollout(
-    State(state): State<AppState>,
-    Json(req): Json<RolloutRequest>,
-) -> Result<Response, ApiError> {
-    let session = setup(&req.position, None)?;
-    let trials = req.trials.unwrap_or(324);
-    if !(1..=MAX_TRIALS).contains(&trials) {
-        return Err(ApiError::bad_request(format!(
-            "trials must be 1 to {MAX_TRIALS}"
-        )));
-    }
-    if req.truncate.is_some_and(|t| t > 1000) {
-        return Err(ApiError::bad_request("truncate is at most 1000 plays"));
-    }
-    let config = rollout::RolloutConfig {
-        trials,
-        truncate: req.truncate,
-        seed: req.seed.unwrap_or(1),
-        variance_reduction: true,
-    };
-    let permit = state.rollouts.clone().try_acquire_owned().map_err(|_| {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "busy",
-            "another rollout is running on this server; try again when it ends",
-        )
-        .retry_after(5)
-    })?;
-    let threads = state.analysis.threads.max(1);
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-    tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        run_rollout(&session, &config, threads, &tx);
-    });
-    let stream = futures_util::stream::poll_fn(move |cx| {
-        rx.poll_recv(cx)
-            .map(|line| line.map(|l| Ok::<_, std::convert::Infallible>(Bytes::from(l + "\n"))))
-    });
-    Ok((
-        [(header::CONTENT_TYPE, "application/x-ndjson")],
-        Body::from_stream(stream),
-    )
-        .into_response())
-}
-
-fn run_rollout(
-    session: &Backgammon,
-    config: &rollout::RolloutConfig,
-    threads: usize,
-    tx: &tokio::sync::mpsc::UnboundedSender<String>,
-) {
-    let cancel = AtomicBool::new(false);
-    let done = AtomicU32::new(0);
-    let step = (config.trials / 50).max(1);
-    let send = |v: Value| {
-        if tx.send(v.to_string()).is_err() {
-            cancel.store(true, Ordering::Relaxed);
-        }
-    };
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool,
-        Err(e) => return send(json!({"error": e.to_string()})),
-    };
-    let nets = NeuralEvaluator::shipped();
-    let board = session.game().board();
-    let start = std::time::Instant::now();
-    let result = pool.install(|| {
-        rollout::rollout_until(
-            nets,
-            MoveGen::new,
-            NeuralEvaluator::exact,
-            &board,
-            config,
-            || {
-                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if n.is_multiple_of(step) || n == config.trials {
-                    send(json!({"progress": n, "trials": config.trials}));
-                }
-            },
-            &cancel,
-        )
-    });
-    let Some(r) = result else { return };
-    let player = session.game().turn();
-    let cube = session
-        .game()
-        .cube()
-        .may_double(player)
-        .then(|| session.game().cube_in_play())
-        .filter(|&in_play| in_play)
-        .map(|_| CubeAnalysis::new(&r.chances, &CubeState::of(session, player)));
-    let ci = r.equity_ci95();
-    send(json!({"result": {
-        "trials": r.trials,
-        "seed": config.seed,
-        "truncate": config.truncate,
-        "seconds": start.elapsed().as_secs_f64(),
-        "chances": ChancesView::from(&r.chances),
-        "std_err": r.std_err,
-        "equity": r.equity,
-        "equity_std_err": r.equity_std_err,
-        "equity_ci95": [r.equity - ci, r.equity + ci],
-        "cube": cube.map(|a| json!({
-            "unit": unit_name(a.unit),
-            "no_double": a.no_double,
-            "double_take": a.double_take,
-            "double_drop": a.double_drop,
-            "proper": a.verdict(),
-        })),
-    }}));
 }

@@ -126,7 +126,8 @@ function die(x, y, value, used, size = 34) {
  *  cube {value, owner}|null, crawford bool
  *  sources, dests: Set of keys; selected: key; last: {actor, segments:[{from,to}]}
  *  hint: {actor, segments} the best play of a hint, drawn as green dashed arrows
- *  onClick(key) when a key is clicked; interactive: whether clicks do anything
+ *  onClick(key) when a key is clicked; interactive: whether clicks do anything; editing: the
+ *  position editor's board, every point, bar and tray a button
  *  homeLeft: draw the board mirrored, the bottom player's home board on the left
  */
 export function drawTables(o) {
@@ -337,8 +338,9 @@ function hitRect(o, key, x, y, w, h, describe, testid) {
   if (dst) r.setAttribute('data-dest', '1');
   if (o.selected === key) r.setAttribute('data-selected', '1');
   if (o.onClick) {
-    clickable(r, describe + (dst ? ', move here' : src ? ', can move' : ''), () => o.onClick(key));
-    if (!src && !dst && o.selected !== key) r.setAttribute('tabindex', '-1');
+    const what = o.editing ? ', add or remove a checker' : dst ? ', move here' : src ? ', can move' : '';
+    clickable(r, describe + what, () => o.onClick(key));
+    if (!o.editing && !src && !dst && o.selected !== key) r.setAttribute('tabindex', '-1');
   } else {
     r.setAttribute('role', 'img'); // read-only (replays): a described picture
     r.setAttribute('aria-label', describe);

@@ -17,6 +17,7 @@ import * as prefs from './preferences.js';
 import { Animator, moveFrames } from './animation.js';
 import { DragController } from './drag.js';
 import { ChatPanel } from './chat.js';
+import { positionIds } from './position-ids.js';
 import { tone, turnTitle } from './signal.js';
 import { clockNow, formatClock, clockWords, LOW_MS } from './clock.js';
 
@@ -800,6 +801,7 @@ export class GamePage {
     this.movesEl = h('div', { class: 'move-list', 'data-testid': 'move-list', 'aria-label': 'Moves', role: 'region', tabindex: 0 });
     this.linksEl = h('p', { class: 'links' });
     this.chat = new ChatPanel(this.id, () => this.myColor);
+    this.idsEl = h('div', { class: 'position-ids small', 'data-testid': 'position-ids' });
     // "Describe board": the position in words, in a live region (js/describe.js)
     this.descriptionEl = h('div', { class: 'board-description', id: 'board-description', 'data-testid': 'board-description', 'aria-live': 'polite' });
     this.describeButton = h('button', { type: 'button', 'data-testid': 'describe-board', 'aria-expanded': 'false', 'aria-controls': 'board-description',
@@ -809,7 +811,7 @@ export class GamePage {
         h('a', { href: `/rules/${s.game}`, target: '_blank', rel: 'noopener', 'data-testid': 'rules-link' }, 'Rules',
           h('span', { class: 'sr-only' }, ` of ${GAME_NAMES[s.game]} (opens in a new tab)`)), this.liveEl)),
       h('section', { class: 'game', 'data-testid': 'game-page', 'data-game': s.game },
-        h('div', { class: 'board-col' }, this.boardWrap, h('div', { class: 'describe' }, this.describeButton, this.descriptionEl)),
+        h('div', { class: 'board-col' }, this.boardWrap, h('div', { class: 'describe' }, this.describeButton, this.descriptionEl), this.idsEl),
         h('aside', { class: 'side' }, this.playersEl, this.statusEl, this.joinEl, this.controlsEl, this.hintEl, this.messageEl, form, this.overEl,
           h('h2', { class: 'small' }, 'Moves'), this.movesEl, this.chat.root, this.linksEl)));
   }
@@ -946,6 +948,7 @@ export class GamePage {
       else if (onBoard) this.focusNext(again);
     }
     this.renderDescription();
+    this.renderIds();
   }
 
   /**
@@ -971,6 +974,16 @@ export class GamePage {
     if (this.myRollDue()) return { label: 'roll', run: () => this.roll() };
     if (this.myDecision() && this.view.legal.includes('roll')) return { label: 'roll', run: () => this.send('roll') };
     return null;
+  }
+
+  /** A backgammon position's XGID and gnubg ID, with a link to the analysis board: in practice
+   * (unrated) games at any time, in the others once they are over. */
+  renderIds() {
+    if (!this.idsEl) return;
+    const v = this.shown, s = this.summary;
+    const open = s && (s.state === 'finished' || s.rated === false);
+    if (!v || v.game !== 'backgammon' || !v.xgid || !open) { clear(this.idsEl); return; }
+    clear(this.idsEl).append(positionIds(v));
   }
 
   /** "Describe board": the position in words while the player asks for it (js/describe.js). */

@@ -11,6 +11,7 @@ import { playSegments } from './tables-logic.js';
 import { resultFor, QUICK_STARTS, SERVER_ENDS } from './words.js';
 import { AnalysisPanel, bestBoard, decisionText, markBadge, markClass } from './analysis.js';
 import { ruleLink } from './rules.js';
+import { positionIds } from './position-ids.js';
 import { clockChoices, customClock } from './clock.js';
 
 const when = ms => new Date(ms).toLocaleString();
@@ -383,6 +384,7 @@ export async function replayPage(app, main, id) {
   const caption = h('p', { class: 'status', 'data-testid': 'replay-step', 'aria-live': 'polite' });
   const slider = h('input', { type: 'range', min: 0, max: steps.length, value: steps.length, 'data-testid': 'replay-slider', 'aria-label': 'Position in the game' });
   const list = h('ol', { class: 'moves', 'data-testid': 'replay-moves' });
+  const idsEl = h('div', { class: 'position-ids small', 'data-testid': 'position-ids' });
   const stateAt = i => (i === 0 ? record.start : steps[i - 1].state);
   // the analysis, once loaded: the decision judged at each step, and the one shown
   let report = null, current = steps.length, showBest = false;
@@ -445,6 +447,9 @@ export async function replayPage(app, main, id) {
       svg = drawHalma({ view, bottom: 'white', last: e ? { path: e.path } : null, label: `position ${view.notation}` });
     }
     clear(boardWrap).append(svg);
+    const idsView = d ? stateAt(i - 1) : view;
+    clear(idsEl);
+    if (idsView.game === 'backgammon' && idsView.xgid && !ended) idsEl.append(positionIds(idsView));
     const ev = i > 0 ? steps[i - 1].event : null;
     const over = view.result ? view.result.sentence
       : view.status.status === 'over' ? (view.status.winner ? `${cap(view.status.winner)} wins ${view.status.points}` : 'draw') : null;
@@ -528,7 +533,7 @@ export async function replayPage(app, main, id) {
         slider,
         h('button', { type: 'button', 'data-testid': 'replay-next', 'aria-label': 'Next step', onclick: () => show(Math.min(steps.length, Number(slider.value) + 1)) }, 'next ›'),
         h('button', { type: 'button', 'data-testid': 'replay-last', 'aria-label': 'Last position', onclick: () => show(steps.length) }, 'last »')),
-      caption, judgedBox),
+      caption, idsEl, judgedBox),
     h('aside', { class: 'side' }, panel ? panel.el : null, h('h2', { class: 'small' }, 'Events'), list)));
   show(steps.length);
   if (panel) await panel.start();

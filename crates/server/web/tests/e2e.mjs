@@ -9,6 +9,7 @@
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 
 const BASE = (process.env.BASE_URL || '').replace(/\/+$/, '');
 const SHOTS = process.env.SCREENSHOT_DIR || '';
@@ -935,7 +936,7 @@ await scenario('9: the analysis board reads a pasted XGID, ranks the plays of se
   await page.waitForSelector('[data-testid=study-progress]', { timeout: STEP_LIMIT_MS });
   let sawProgress = false;
   const t = Date.now();
-  while (!(await page.$('[data-testid=study-rollout-equity]'))) {
+  while (!(await page.$('[data-testid=study-rollouts][data-state=done]'))) {
     const v = await page.$eval('[data-testid=study-progress]', p => p.value).catch(() => null);
     if (v != null && v > 0 && v < 324) sawProgress = true;
     if (await page.$('[data-testid=study-error]')) fail(`the rollout failed: ${await page.textContent('[data-testid=study-error]')}`);
@@ -945,12 +946,152 @@ await scenario('9: the analysis board reads a pasted XGID, ranks the plays of se
   if (!sawProgress) fail('no progress was shown between the start and the end of the rollout');
   const ro = (await page.textContent('[data-testid=study-rollout-equity]')).trim();
   if (!/^Cubeless equity [+−]\d\.\d{3} ± \d\.\d{3} \(standard error\); with 95 % confidence between/.test(ro)) fail(`the rollout reads "${ro}"`);
-  if (!(await page.$('[data-testid=study-out] [data-testid=hint-proper]'))) fail('the rollout shows no cube decision');
+  if (!(await page.$('[data-testid=study-rollouts] [data-testid=hint-proper]'))) fail('the rollout shows no cube decision');
   notable['rollout progress'] = 1;
   await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, 'analysis-board');
   checkErrors(page, 'analysis board');
   await page.context().close();
+});
+
+// ---- scenario 26: the position editor, candidates, rollouts stopped and resumed -----------
+
+/** `tabula rollout --json` of a position (TABULA_BIN: the binary the servers run). */
+function cliRollout(position, args) {
+  const bin = process.env.TABULA_BIN;
+  if (!bin) fail('TABULA_BIN is not set: the scenario compares with `tabula rollout`');
+  return JSON.parse(execFileSync(bin, ['rollout', position, '--json', '--threads', '2', ...args], { encoding: 'utf8' }));
+}
+
+/** Waits for the rollout panel to reach `state` (running, stopped, done); fails on an error. */
+async function rolloutState(page, state, limitMs = 180000) {
+  const t = Date.now();
+  for (;;) {
+    const now = await page.getAttribute('[data-testid=study-rollouts]', 'data-state');
+    if (now === state) return;
+    if (now === 'error') fail(`the rollout failed: ${await page.textContent('[data-testid=study-rollouts]')}`);
+    if (Date.now() - t > limitMs) fail(`the rollout did not reach "${state}" (it is "${now}")`);
+    await page.waitForTimeout(100);
+  }
+}
+
+await scenario('26: a position set up on an empty board gets its XGID; its plays are ranked with their chances; two are rolled out together, equal to `tabula rollout`; a stopped rollout keeps its games and resumes to the same result; the cube is rolled out; a game position opens on the analysis board', async () => {
+  const page = await newPage({ width: 1280, height: 900 });
+  await page.goto(`${BASE}/study`);
+  await page.waitForSelector('[data-testid=study-chances]', { timeout: STEP_LIMIT_MS });
+  await page.click('[data-testid=edit-toggle]');
+  await page.click('[data-testid=edit-clear]');
+  clicks += 2;
+  await page.waitForSelector('[data-testid=edit-message][data-refused]', { timeout: STEP_LIMIT_MS });
+  const empty = (await page.textContent('[data-testid=edit-message]')).trim();
+  if (!/over/.test(empty)) fail(`an empty board is not refused as a finished game: "${empty}"`);
+  // White: three on the six-point, two on the five; Black: two on their six (White's 19), one on White's 20
+  const put = async (key, n) => { for (let k = 0; k < n; k++) { await page.click(`[data-testid=study-board] [data-testid=point-${key}]`); clicks++; } };
+  await put(6, 3);
+  await put(5, 2);
+  await page.check('[data-testid=tool-black]');
+  await put(19, 2);
+  await put(20, 1);
+  const want = 'XGID=-----BC------------ba-----:0:0:1:00:0:0:3:0:10';
+  await page.waitForFunction(w => document.querySelector('[data-testid=study-xgid]')?.textContent === w, want, { timeout: STEP_LIMIT_MS })
+    .catch(async () => fail(`the XGID reads "${await page.textContent('[data-testid=study-ids]')}", not ${want}`));
+  const gnubg = (await page.textContent('[data-testid=study-gnubg]')).trim();
+  if (!/^[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}$/.test(gnubg)) fail(`the gnubg ID reads "${gnubg}"`);
+  // both sides on one point: refused with the reason, nothing changed
+  await page.click('[data-testid=study-board] [data-testid=point-6]');
+  clicks++;
+  const shared = (await page.textContent('[data-testid=edit-message]')).trim();
+  if (!/cannot share a point/.test(shared)) fail(`a Black checker on White's point reads "${shared}"`);
+  if (await page.textContent('[data-testid=study-xgid]') !== want) fail('a refused click changed the position');
+  await shot(page, 'study-editor');
+  // the pasted gnubg ID fills the board again
+  await page.click('[data-testid=edit-start]');
+  await page.fill('[data-testid=study-position]', gnubg);
+  await page.click('[data-testid=study-load]');
+  clicks += 2;
+  await page.waitForFunction(w => document.querySelector('[data-testid=study-xgid]')?.textContent === w, want, { timeout: STEP_LIMIT_MS })
+    .catch(async () => fail(`the pasted gnubg ID reads back as "${await page.textContent('[data-testid=study-ids]')}"`));
+  // the candidates of 3-1, with their chances, at 0-ply
+  await page.fill('[data-testid=study-dice]', '3-1');
+  await page.selectOption('[data-testid=study-plies]', '0');
+  await page.click('[data-testid=study-hint]');
+  clicks++;
+  await page.waitForSelector('[data-testid=study-out][data-kind=hint] [data-testid=hint-moves]', { timeout: STEP_LIMIT_MS })
+    .catch(async () => fail(`no candidates: "${await page.textContent('[data-testid=study-out]')}"`));
+  const rows = await page.$$eval('[data-testid=hint-row]', l => l.map(r => ({
+    move: r.getAttribute('data-move'), after: r.getAttribute('data-after'), cells: [...r.querySelectorAll('td')].map(td => td.textContent.trim()) })));
+  if (rows.length < 3) fail(`only ${rows.length} candidates`);
+  if (!rows.every(r => r.cells.filter(c => /^\d+\.\d %$/.test(c)).length === 5)) fail(`a candidate lacks its five chances: ${JSON.stringify(rows[0])}`);
+  // choose the second and third plays only
+  const boxes = await page.$$('[data-testid=candidate-pick]');
+  for (const [k, box] of boxes.entries()) { if ((k === 1 || k === 2) !== (await box.isChecked())) { await box.click(); clicks++; } }
+  await page.selectOption('[data-testid=study-trials]', '36');
+  await page.fill('[data-testid=study-seed]', '7');
+  await page.click('[data-testid=study-rollout-plays]');
+  clicks++;
+  await rolloutState(page, 'done');
+  const rolled = await page.$$eval('[data-testid=rollout-row]', l => l.map(r => ({ move: r.getAttribute('data-move'), trials: Number(r.getAttribute('data-trials')), equity: Number(r.getAttribute('data-equity')) })));
+  if (rolled.length !== 2 || !rolled.every(r => r.trials === 36)) fail(`the rollout shows ${JSON.stringify(rolled)}`);
+  if (rolled[0].equity < rolled[1].equity) fail('the rolled-out plays are not sorted best first');
+  for (const r of rolled) {
+    const after = rows.find(x => x.move === r.move)?.after;
+    if (!after) fail(`rolled out ${r.move}, which was not chosen`);
+    const cli = cliRollout(after, ['--trials', '36', '--seed', '7']);
+    if (Math.abs(cli.equity + r.equity) > 1e-12) fail(`${r.move}: the browser's rollout gives ${r.equity}, \`tabula rollout\` of ${after} gives ${-cli.equity} for the mover`);
+  }
+  notable['plays rolled out'] = rolled.length;
+  await shot(page, 'study-candidates');
+  // a rollout stopped after its first blocks keeps them, and resumes to the rollout run at once
+  await page.fill('[data-testid=study-dice]', '');
+  await page.selectOption('[data-testid=study-trials]', '1296');
+  await page.selectOption('[data-testid=study-truncate]', '10');
+  await page.click('[data-testid=study-rollout]');
+  clicks++;
+  await page.waitForSelector('[data-testid=study-rollouts] [data-testid=study-rollout-equity]', { timeout: 120000 });
+  // at once (the progress bar keeps the button moving for Playwright's idea of stable)
+  await page.$eval('[data-testid=study-stop]', b => b.click());
+  clicks++;
+  await rolloutState(page, 'stopped');
+  const stopped = (await page.textContent('[data-testid=study-stopped]')).trim();
+  const m = /after (\d+) of 1296 games/.exec(stopped);
+  if (!m || Number(m[1]) < 36 || Number(m[1]) >= 1296) fail(`the stopped rollout reads "${stopped}"`);
+  if (!(await page.$('[data-testid=study-rollouts] [data-testid=study-rollout-equity]'))) fail('the stopped rollout shows no result');
+  await shot(page, 'study-stopped');
+  await page.click('[data-testid=study-resume]');
+  clicks++;
+  await rolloutState(page, 'done', 240000);
+  const resumed = (await page.textContent('[data-testid=study-rollout-equity]')).trim();
+  const whole = cliRollout(want, ['--trials', '1296', '--truncate', '10', '--seed', '7']);
+  const shown = (whole.equity < 0 ? '−' : '+') + Math.abs(whole.equity).toFixed(3);
+  if (!resumed.includes(shown)) fail(`the resumed rollout reads "${resumed}", the rollout run at once ${shown}`);
+  notable['stopped at'] = Number(m[1]);
+  // the cube, rolled out cubeful: no double and double/take on the same dice
+  await page.selectOption('[data-testid=study-trials]', '36');
+  await page.click('[data-testid=study-rollout-cube]');
+  clicks++;
+  await rolloutState(page, 'done');
+  const actions = await page.$$eval('[data-testid=rollout-row]', l => l.map(r => r.getAttribute('data-move')));
+  if (actions.join('|') !== 'no double|double, take') fail(`the cube rollout shows [${actions}]`);
+  const proper = (await page.textContent('[data-testid=study-rollouts] [data-testid=hint-proper]')).trim();
+  if (!/^Proper cube action: \S.*\.$/.test(proper)) fail(`the cube rollout reads "${proper}"`);
+  checkErrors(page, 'analysis board');
+  await page.context().close();
+  // a practice game's position opens on the analysis board
+  const player = await newPage();
+  await guest(player, 'studies');
+  const id = await createGame(player, { game: 'backgammon', matchLength: 0, opponent: 'bot', level: 'easy', color: 'white' });
+  await player.waitForSelector('[data-testid=position-ids] [data-testid=open-study]', { timeout: STEP_LIMIT_MS })
+    .catch(() => fail('a practice game shows no link to the analysis board'));
+  const link = await player.$('[data-testid=open-study]');
+  const gameXgid = new URL(await link.getAttribute('href'), BASE).searchParams.get('position');
+  if (!/^XGID=/.test(gameXgid || '')) fail(`the game's link opens "${gameXgid}"`);
+  await link.click();
+  clicks++;
+  await player.waitForSelector('[data-testid=study-xgid]', { timeout: STEP_LIMIT_MS });
+  const studied = (await player.textContent('[data-testid=study-xgid]')).trim();
+  if (studied !== gameXgid) fail(`game ${id}'s position ${gameXgid} opens as ${studied}`);
+  checkErrors(player, 'game to study');
+  await player.context().close();
 });
 
 // ---- scenario 10: the lobby in words, and no stray text for visitors ----------------------

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { buildMoveList, gameHeading } from '../js/move-list.js';
 import { resultFor, QUICK_STARTS, SERVER_ENDS } from '../js/words.js';
 import { takerView } from '../js/hint.js';
+import { emptyModel, startModel, toXgid, applyClick, onBoard } from '../js/study-editor.js';
 
 const roll = (payload, actor = null) => ({ kind: 'roll', actor, payload, nonce: 'n' });
 const act = (actor, payload) => ({ kind: 'action', actor, payload });
@@ -75,4 +76,34 @@ test('a_game_the_server_ended_is_listed_with_why', () => {
   const [bg] = buildMoveList(dice, 'backgammon', []);
   assert.equal(bg.lines[0].black.text, '31: out of time');
   assert.equal(SERVER_ENDS.abort.entry, 'Aborts');
+});
+
+test('the_editor_writes_the_starting_position_as_xg_does', () => {
+  assert.equal(toXgid(startModel()), 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10');
+  const m = startModel();
+  Object.assign(m, { onRoll: 'black', dice: '4-2', cubeValue: 2, cubeOwner: 'white', matchLength: 5, score: { white: 1, black: 2 } });
+  assert.equal(toXgid(m), 'XGID=-b----E-C---eE---c-e----B-:1:1:-1:42:1:2:0:5:10');
+  m.crawford = true;
+  assert.equal(toXgid(m), 'XGID=-b----E-C---eE---c-e----B-:0:0:-1:42:1:2:1:5:10', 'no cube in the Crawford game');
+});
+
+test('the_editor_refuses_both_sides_on_one_point', () => {
+  const m = emptyModel();
+  assert.equal(applyClick(m, '6', 'white'), null);
+  const why = applyClick(m, '6', 'black');
+  assert.match(why, /cannot share a point/);
+  assert.equal(m.points[5], 1, 'the refused click changed nothing');
+});
+
+test('the_editor_refuses_a_sixteenth_checker', () => {
+  const m = startModel();
+  assert.equal(onBoard(m, 'white'), 15);
+  assert.match(applyClick(m, '2', 'white'), /all 15 checkers/);
+  assert.match(applyClick(m, 'bar-white', 'white'), /all 15 checkers/);
+  assert.equal(applyClick(m, '6', 'remove'), null);
+  assert.equal(applyClick(m, 'bar-white', 'white'), null);
+  assert.equal(m.bar.white, 1);
+  assert.match(applyClick(m, 'bar-black', 'white'), /Black's bar/);
+  assert.match(applyClick(m, 'off-white', 'white'), /borne off/);
+  assert.equal(toXgid(m).slice(5, 31), '-b----D-C---eE---c-e----BA');
 });

@@ -3,6 +3,8 @@
 //! trap mark), and Tabula's tables position notation for the whole family.
 
 mod base64;
+pub mod ids;
+pub use ids::{session_ids, PositionIds};
 pub mod position_id;
 
 pub use position_id::PositionIdError;
