@@ -8,7 +8,7 @@ import { h } from './dom.js';
 export function positionIds(v) {
   const over = v.status && v.status.status === 'over';
   return h('p', { class: 'ids' },
-    h('span', {}, 'XGID ', h('code', { 'data-testid': 'ids-xgid' }, v.xgid)), ' · ',
+    h('code', { 'data-testid': 'ids-xgid' }, v.xgid), ' · ',
     h('span', {}, 'gnubg ', h('code', { 'data-testid': 'ids-gnubg' }, v.gnubg)),
     over ? null : [' · ', h('a', { href: `/study?position=${encodeURIComponent(v.xgid)}`, 'data-link': true, 'data-testid': 'open-study' }, 'Open on the analysis board')]);
 }

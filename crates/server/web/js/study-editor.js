@@ -93,20 +93,16 @@ export function applyClick(m, key, tool) {
 }
 
 /**
- * The editor's controls: the tool, the player on roll, the dice, the cube and the match.
+ * The editor's controls: the tool, the player on roll, the cube and the match (the dice have
+ * their own field beside Hint).
  * `onChange()` is called after every change of the model (the caller reads it back).
  */
 export function editorControls(m, tool, onChange, onTool) {
-  const radio = (name, value, label, checked, on) => h('label', { class: 'choice' },
+  const radio = (name, value, label, checked, on) => h('label', { class: 'pick' },
     h('input', { type: 'radio', name, value, checked: checked ? true : null, 'data-testid': `${name}-${value}`, onchange: on }), ' ', label);
   const num = (id, label, value, min, max, on) => h('label', { for: id }, label, ' ',
     h('input', { id, type: 'number', min, max, value, 'data-testid': id, class: 'num-input', onchange: e => on(Number(e.target.value)) }));
   const set = f => e => { f(e); onChange(); };
-  const diceInput = h('input', {
-    id: 'edit-dice', type: 'text', size: 4, value: m.dice, placeholder: 'to roll', 'data-testid': 'edit-dice',
-    'aria-label': 'Dice (empty: to roll or double)',
-    onchange: set(e => { const t = e.target.value.trim(); m.dice = /^[1-6]-?[1-6]$/.test(t) ? `${t[0]}-${t[t.length - 1]}` : ''; e.target.value = m.dice; }),
-  });
   const cube = h('select', { id: 'edit-cube', 'data-testid': 'edit-cube', onchange: set(e => { m.cubeValue = Number(e.target.value); }) },
     [1, 2, 4, 8, 16, 32, 64].map(v => h('option', { value: v, selected: v === m.cubeValue ? true : null }, String(v))));
   const owner = h('select', { id: 'edit-owner', 'data-testid': 'edit-owner', onchange: set(e => { m.cubeOwner = e.target.value || null; }) },
@@ -121,8 +117,7 @@ export function editorControls(m, tool, onChange, onTool) {
     h('div', { class: 'editor-row' },
       h('span', {}, 'On roll: '),
       radio('turn', 'white', 'White', m.onRoll === 'white', set(() => { m.onRoll = 'white'; })),
-      radio('turn', 'black', 'Black', m.onRoll === 'black', set(() => { m.onRoll = 'black'; })),
-      h('label', { for: 'edit-dice' }, ' Dice '), diceInput),
+      radio('turn', 'black', 'Black', m.onRoll === 'black', set(() => { m.onRoll = 'black'; }))),
     h('div', { class: 'editor-row' },
       h('label', { for: 'edit-cube' }, 'Cube '), cube, ' ', h('label', { for: 'edit-owner' }, 'owner '), owner),
     h('div', { class: 'editor-row' },
@@ -132,7 +127,7 @@ export function editorControls(m, tool, onChange, onTool) {
         ' ', num('edit-length', 'to', m.matchLength, 1, 64, v => { m.matchLength = v; onChange(); }),
         ' ', num('edit-score-white', 'White', m.score.white, 0, 63, v => { m.score.white = v; onChange(); }),
         ' ', num('edit-score-black', 'Black', m.score.black, 0, 63, v => { m.score.black = v; onChange(); }),
-        ' ', h('label', { class: 'choice' }, h('input', {
+        ' ', h('label', { class: 'pick' }, h('input', {
           type: 'checkbox', checked: m.crawford ? true : null, 'data-testid': 'edit-crawford',
           onchange: set(e => { m.crawford = e.target.checked; }),
         }), ' Crawford game'),

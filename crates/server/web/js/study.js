@@ -130,7 +130,7 @@ export async function studyPage(app, main, params) {
     if (!view) { clear(idsEl); return; }
     const ids = view.ids;
     clear(idsEl).append(
-      h('span', {}, 'XGID ', h('code', { 'data-testid': 'study-xgid' }, ids.xgid), ' ', copyButton(ids.xgid, 'XGID', 'copy-xgid')), ' ',
+      h('span', {}, h('code', { 'data-testid': 'study-xgid' }, ids.xgid), ' ', copyButton(ids.xgid, 'XGID', 'copy-xgid')), ' ',
       h('span', {}, 'gnubg ', h('code', { 'data-testid': 'study-gnubg' }, ids.gnubg), ' ', copyButton(ids.gnubg, 'gnubg ID', 'copy-gnubg')));
   }
 
@@ -271,7 +271,7 @@ export async function studyPage(app, main, params) {
           h('button', { type: 'button', 'data-testid': 'study-evaluate', onclick: () => evaluate('evaluate') }, 'Evaluate')),
         h('div', { class: 'study-form rollout-controls' },
           trials, ' ', truncate, ' ', h('label', { for: 'study-seed' }, 'Seed '), seed, ' ',
-          h('label', { class: 'choice' }, cubeful, ' Cubeful plays')),
+          h('label', { class: 'pick' }, cubeful, ' Cubeful plays')),
         h('div', { class: 'study-form rollout-controls' },
           h('button', { type: 'button', 'data-testid': 'study-rollout', onclick: () => rollout('position') }, 'Roll out the position'), ' ',
           h('button', { type: 'button', 'data-testid': 'study-rollout-plays', onclick: () => rollout('plays') }, 'Roll out chosen plays'), ' ',

@@ -527,6 +527,14 @@ await scenario('5c: the replay page analyses the backgammon game: ratings, marks
   const page = soloPage;
   const id = finished.backgammon;
   await page.goto(`${BASE}/replay/${id}`);
+  // a step of the replay shows its position's XGID and gnubg ID, and opens it on the analysis board
+  await page.click('[data-testid=replay-first]');
+  await page.click('[data-testid=replay-next]');
+  clicks += 2;
+  const stepXgid = (await page.textContent('[data-testid=position-ids] [data-testid=ids-xgid]').catch(() => '')).trim();
+  if (!/^XGID=[-A-Oa-o]{26}:/.test(stepXgid)) fail(`a replay step shows the XGID "${stepXgid}"`);
+  const stepLink = await page.getAttribute('[data-testid=position-ids] [data-testid=open-study]', 'href');
+  if (new URL(stepLink, BASE).searchParams.get('position') !== stepXgid) fail(`the replay's link opens ${stepLink}, not ${stepXgid}`);
   await page.click('[data-testid=analyse]');
   clicks++;
   // progress while the job runs (a quick job may be done before the page shows any)
@@ -1040,6 +1048,7 @@ await scenario('26: a position set up on an empty board gets its XGID; its plays
     if (Math.abs(cli.equity + r.equity) > 1e-12) fail(`${r.move}: the browser's rollout gives ${r.equity}, \`tabula rollout\` of ${after} gives ${-cli.equity} for the mover`);
   }
   notable['plays rolled out'] = rolled.length;
+  await page.$eval('[data-testid=study-out]', e => e.scrollIntoView({ block: 'start' }));
   await shot(page, 'study-candidates');
   // a rollout stopped after its first blocks keeps them, and resumes to the rollout run at once
   await page.fill('[data-testid=study-dice]', '');
@@ -1056,6 +1065,7 @@ await scenario('26: a position set up on an empty board gets its XGID; its plays
   const m = /after (\d+) of 1296 games/.exec(stopped);
   if (!m || Number(m[1]) < 36 || Number(m[1]) >= 1296) fail(`the stopped rollout reads "${stopped}"`);
   if (!(await page.$('[data-testid=study-rollouts] [data-testid=study-rollout-equity]'))) fail('the stopped rollout shows no result');
+  await page.$eval('[data-testid=study-rollouts]', e => e.scrollIntoView({ block: 'center' }));
   await shot(page, 'study-stopped');
   await page.click('[data-testid=study-resume]');
   clicks++;
@@ -1074,6 +1084,15 @@ await scenario('26: a position set up on an empty board gets its XGID; its plays
   if (actions.join('|') !== 'no double|double, take') fail(`the cube rollout shows [${actions}]`);
   const proper = (await page.textContent('[data-testid=study-rollouts] [data-testid=hint-proper]')).trim();
   if (!/^Proper cube action: \S.*\.$/.test(proper)) fail(`the cube rollout reads "${proper}"`);
+  // on a phone the board, the identifiers and the results stack in one column
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${BASE}/study?position=${encodeURIComponent(want)}`);
+  await page.waitForSelector('[data-testid=study-xgid]', { timeout: STEP_LIMIT_MS });
+  await page.waitForSelector('[data-testid=study-board] [data-layout=compact]', { timeout: STEP_LIMIT_MS })
+    .catch(() => fail('the analysis board is not drawn compact on a phone'));
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  if (wide > 400) fail(`the analysis board is ${wide} px wide on a 390 px phone`);
+  await shot(page, 'study-phone');
   checkErrors(page, 'analysis board');
   await page.context().close();
   // a practice game's position opens on the analysis board
