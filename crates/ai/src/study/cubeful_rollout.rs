@@ -26,6 +26,7 @@
 
 use super::nply::{best_play_0ply, is_over};
 use super::rollout::{trial_dice, RolloutConfig};
+use super::sums::{run_blocks, Sums};
 use crate::backgammon::cube::{self, Answer, CubeState, Stakes};
 use crate::backgammon::cubeful::{self, Owner};
 use crate::backgammon::match_cube::{self, Holder, Score};
@@ -33,7 +34,6 @@ use crate::backgammon::{Evaluator, Probabilities};
 use crate::search::Plays;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use super::sums::{run_blocks, Sums};
 use std::sync::atomic::AtomicBool;
 use tabula_core::Dice;
 use tabula_tables::Position;

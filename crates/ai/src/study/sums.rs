@@ -37,9 +37,9 @@ impl<const K: usize> Sums<K> {
     /// Adds the next trial's results.
     pub fn add(&mut self, r: &[f64; K]) {
         self.trials += 1;
-        for k in 0..K {
-            self.sum[k] += r[k];
-            self.sum_sq[k] += r[k] * r[k];
+        for (k, x) in r.iter().enumerate() {
+            self.sum[k] += x;
+            self.sum_sq[k] += x * x;
         }
     }
 
@@ -55,12 +55,10 @@ impl<const K: usize> Sums<K> {
         if self.trials < 2 {
             return [0.0; K];
         }
-        let mut se = [0.0; K];
-        for k in 0..K {
+        std::array::from_fn(|k| {
             let var = (self.sum_sq[k] - self.sum[k] * self.sum[k] / n).max(0.0) / (n - 1.0);
-            se[k] = (var / n).sqrt();
-        }
-        se
+            (var / n).sqrt()
+        })
     }
 
     /// Whether sums given from outside can be trials' sums: finite, squares not negative.
@@ -117,8 +115,24 @@ mod tests {
     #[test]
     fn sums_resumed_in_pieces_equal_sums_run_at_once() {
         let never = AtomicBool::new(false);
-        let whole = run_blocks(Sums::default(), 100, 36, &never, || (), |_, t| fake(t), |_| {});
-        let first = run_blocks(Sums::default(), 40, 7, &never, || (), |_, t| fake(t), |_| {});
+        let whole = run_blocks(
+            Sums::default(),
+            100,
+            36,
+            &never,
+            || (),
+            |_, t| fake(t),
+            |_| {},
+        );
+        let first = run_blocks(
+            Sums::default(),
+            40,
+            7,
+            &never,
+            || (),
+            |_, t| fake(t),
+            |_| {},
+        );
         assert_eq!(first.trials, 40);
         let rest = run_blocks(first, 100, 11, &never, || (), |_, t| fake(t), |_| {});
         assert_eq!(rest, whole);

@@ -138,18 +138,30 @@ async fn a_position_reads_back_with_its_ids_and_candidates_carry_their_chances()
     let (_, again) = anyone
         .post("/api/study/position", json!({"position": gnubg}))
         .await;
-    assert_eq!(again["ids"]["xgid"], xgid, "the gnubg IDs read back: {again}");
+    assert_eq!(
+        again["ids"]["xgid"], xgid,
+        "the gnubg IDs read back: {again}"
+    );
     // Both sides on one point, or a 16th checker: refused with the reason.
     for (bad, why) in [
-        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10x", "bad position"),
-        ("XGID=-b----E-C---eE---c-e----BB:0:0:1:00:0:0:3:0:10", "bad position"),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10x",
+            "bad position",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----BB:0:0:1:00:0:0:3:0:10",
+            "bad position",
+        ),
     ] {
         let (s, v) = anyone
             .post("/api/study/position", json!({"position": bad}))
             .await;
         assert_eq!(s, 400, "{bad}: {v}");
         assert_eq!(v["error"]["code"], "bad_position", "{v}");
-        assert!(v["error"]["message"].as_str().unwrap().starts_with(why), "{v}");
+        assert!(
+            v["error"]["message"].as_str().unwrap().starts_with(why),
+            "{v}"
+        );
     }
     // The candidates: every play with its chances and the position it leaves.
     let (s, v) = anyone
@@ -230,9 +242,18 @@ async fn candidate_plays_roll_out_together_and_a_stopped_rollout_resumes_to_the_
     for (body, field) in [
         (json!({"position": xgid, "plays": ["8/1"]}), "plays"),
         (json!({"position": xgid, "plays": []}), "plays"),
-        (json!({"position": xgid.replace(":31:", ":00:"), "plays": ["8/5 6/5"]}), "dice"),
-        (json!({"position": xgid, "plays": ["8/5 6/5"], "resume": [{"trials": 1, "sum": [0.5], "sum_sq": [0.25]}]}), "resume"),
-        (json!({"position": xgid, "trials": 1296, "plays": ["8/5 6/5", "24/21 6/5", "13/10 6/5", "24/23 8/5", "13/9"]}), "trials"),
+        (
+            json!({"position": xgid.replace(":31:", ":00:"), "plays": ["8/5 6/5"]}),
+            "dice",
+        ),
+        (
+            json!({"position": xgid, "plays": ["8/5 6/5"], "resume": [{"trials": 1, "sum": [0.5], "sum_sq": [0.25]}]}),
+            "resume",
+        ),
+        (
+            json!({"position": xgid, "trials": 1296, "plays": ["8/5 6/5", "24/21 6/5", "13/10 6/5", "24/23 8/5", "13/9"]}),
+            "trials",
+        ),
     ] {
         let (s, v) = anyone.post("/api/study/rollout", body.clone()).await;
         assert_eq!(s, 400, "{body}: {v}");

@@ -250,7 +250,10 @@ pub(super) fn after_xgid(session: &Backgammon, after: &Position) -> Result<Strin
 
 /// The session after a play of `session`'s player on roll to `after` (seen from the mover),
 /// the opponent to roll.
-pub(super) fn after_session(session: &Backgammon, after: &Position) -> Result<Backgammon, ApiError> {
+pub(super) fn after_session(
+    session: &Backgammon,
+    after: &Position,
+) -> Result<Backgammon, ApiError> {
     let game = session.game();
     let next = GameState::from_setup(
         *session.options(),

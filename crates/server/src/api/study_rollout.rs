@@ -498,18 +498,15 @@ fn report(job: &Job, seconds: f64, last: bool) -> Value {
         Some(Target::NoDouble | Target::DoubleTake) => "cube",
         _ => "position",
     };
-    let cube = last
-        .then(|| cube_verdict(job, &state))
-        .flatten()
-        .map(|a| {
-            json!({
-                "unit": super::analysis::unit_name(a.unit),
-                "no_double": a.no_double,
-                "double_take": a.double_take,
-                "double_drop": a.double_drop,
-                "proper": a.verdict(),
-            })
-        });
+    let cube = last.then(|| cube_verdict(job, &state)).flatten().map(|a| {
+        json!({
+            "unit": super::analysis::unit_name(a.unit),
+            "no_double": a.no_double,
+            "double_take": a.double_take,
+            "double_drop": a.double_drop,
+            "proper": a.verdict(),
+        })
+    });
     json!({
         "kind": kind,
         "cubeful": job.cubeful,
@@ -535,7 +532,10 @@ fn cube_verdict(job: &Job, state: &CubeState) -> Option<CubeAnalysis> {
             target: Target::Position,
             cubeless,
             ..
-        }] => Some(CubeAnalysis::new(&RolloutResult::of(cubeless).chances, state)),
+        }] => Some(CubeAnalysis::new(
+            &RolloutResult::of(cubeless).chances,
+            state,
+        )),
         [nd, dt] if job.cubeful => {
             let no_double = CubefulResult::of(&nd.cubeful);
             let double_take = CubefulResult::of(&dt.cubeful);
