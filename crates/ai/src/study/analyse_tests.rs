@@ -66,7 +66,9 @@ fn a_zero_ply_analysis_marks_no_play_of_the_zero_ply_bot() {
     let medium = a.stats(tabula_core::Color::White);
     let random = a.stats(tabula_core::Color::Black);
     assert!(medium.moves > 10 && random.moves > 10);
-    assert!(medium.chequer_error < 0.02, "{}", medium.chequer_error);
+    // The sum over the match: below 0.02 with generation 2, 0.051 with generation 3, whose gammon
+    // chances differ more from the cubeless money choice's at this score (docs/training.md).
+    assert!(medium.chequer_error < 0.1, "{}", medium.chequer_error);
     assert!(a
         .decisions
         .iter()
