@@ -158,6 +158,24 @@ pub struct Decision {
     pub value: f32,
     /// Cube decisions and answers: the three equities and the right actions.
     pub cube_analysis: Option<CubeAnalysis>,
+    /// Chequer plays: the best plays found, best first (at most [`ALTERNATIVES`]).
+    pub alternatives: [Option<Alternative>; ALTERNATIVES],
+}
+
+/// How many of the best plays a decision keeps.
+pub const ALTERNATIVES: usize = 5;
+
+/// One of the best plays of a decision.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Alternative {
+    /// The position after it, seen from the mover.
+    pub after: Position,
+    /// The mover's cubeless chances after it.
+    pub chances: Probabilities,
+    /// Its value for the mover (EMG, as the error).
+    pub value: f32,
+    /// The depth of the chances (0 where the move filter did not search deeper).
+    pub plies: u32,
 }
 
 /// One player's totals.
@@ -277,7 +295,14 @@ fn analyse_move(
     dice: Dice,
     played: Position,
     settings: &Settings,
-) -> (Kind, f32, bool, f32, f32) {
+) -> (
+    Kind,
+    f32,
+    bool,
+    f32,
+    f32,
+    [Option<Alternative>; ALTERNATIVES],
+) {
     let board = session.game().board();
     let mut gen = MoveGen::new();
     let candidates = gen.positions(&board, dice).to_vec();
@@ -304,7 +329,7 @@ fn analyse_move(
         } else {
             score(&eval.evaluate(&played.flip()).flip())
         };
-        return (kind, 0.0, false, luck, v);
+        return (kind, 0.0, false, luck, v, [None; ALTERNATIVES]);
     }
     let ranked = nply::rank_plays(
         eval,
@@ -326,12 +351,22 @@ fn analyse_move(
         best: best.after,
         choices: candidates.len(),
     };
+    let mut alternatives = [None; ALTERNATIVES];
+    for (slot, r) in alternatives.iter_mut().zip(&ranked) {
+        *slot = Some(Alternative {
+            after: r.after,
+            chances: r.chances,
+            value: score(&r.chances),
+            plies: r.plies,
+        });
+    }
     (
         kind,
         (best_value - played_value).max(0.0),
         true,
         luck,
         best_value.max(played_value),
+        alternatives,
     )
 }
 
@@ -348,11 +383,13 @@ fn analyse_one(
         return None;
     };
     let mut gen = MoveGen::new();
+    let mut alternatives = [None; ALTERNATIVES];
     let (kind, error, counted, luck, value_now, cube_analysis) = match (decision, action) {
         (tabula_core::Decision::Move, Action::Move(played)) => {
             let dice = (*dice).or(session.game().dice())?;
-            let (kind, error, counted, luck, v) =
+            let (kind, error, counted, luck, v, alts) =
                 analyse_move(eval, session, player, dice, *played, settings);
+            alternatives = alts;
             (kind, error, counted, Some(luck), v, None)
         }
         (tabula_core::Decision::DoubleOrRoll, Action::Roll | Action::Double) => {
@@ -413,6 +450,7 @@ fn analyse_one(
         luck,
         value: value_now,
         cube_analysis,
+        alternatives,
     })
 }
 

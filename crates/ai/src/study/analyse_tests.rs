@@ -112,3 +112,30 @@ fn the_luck_of_a_roll_averages_to_zero_over_the_rolls() {
         .sum();
     assert!((sum - a.white.luck).abs() < 1e-9);
 }
+
+#[test]
+fn a_judged_play_keeps_its_best_five_plays_best_first() {
+    let steps = play(Level::Medium, Level::Random, 5);
+    let nets = NeuralEvaluator::shipped();
+    let a = analyse(nets, &steps, &zero_ply(), || {});
+    let mut seen = 0;
+    for d in a.decisions.iter().filter(|d| d.counted) {
+        let crate::study::analyse::Kind::Move { best, played, .. } = d.kind else {
+            continue;
+        };
+        let alts: Vec<_> = d.alternatives.iter().flatten().collect();
+        assert!(!alts.is_empty() && alts.len() <= 5);
+        assert_eq!(alts[0].after, best);
+        assert!(alts.windows(2).all(|w| w[0].value >= w[1].value));
+        let r = crate::study::report::decision_report(d, &steps);
+        assert_eq!(r.alternatives.len(), alts.len());
+        assert_eq!(Some(&r.alternatives[0].play), r.best.as_ref());
+        assert_eq!(r.alternatives[0].diff, 0.0);
+        assert_eq!(
+            r.alternatives.iter().any(|x| x.played),
+            alts.iter().any(|x| x.after == played)
+        );
+        seen += 1;
+    }
+    assert!(seen > 10, "{seen} plays judged");
+}

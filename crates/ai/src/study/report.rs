@@ -4,6 +4,7 @@
 //! rating). `tabula analyse --json` prints them and the server stores them with the game.
 
 use super::analyse::{rating, Analysis, Decision, Kind, PlayerStats, Step};
+use crate::backgammon::ChancesReport;
 use serde::Serialize;
 use tabula_core::{ByColor, Color};
 use tabula_tables::notation::format_play;
@@ -55,6 +56,27 @@ pub struct DecisionReport {
     /// Cube decisions: the proper cube action, in gnubg's words.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proper: Option<String>,
+    /// Chequer plays: the best plays found (at most five), best first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<AlternativeReport>,
+}
+
+/// One of the best plays of a decision.
+#[derive(Debug, Clone, Serialize)]
+pub struct AlternativeReport {
+    /// The play, in gnubg's notation.
+    #[serde(rename = "move")]
+    pub play: String,
+    /// Its value for the mover, EMG.
+    pub equity: f32,
+    /// Its difference to the best (0 or negative), EMG.
+    pub diff: f32,
+    /// The mover's cubeless chances after it.
+    pub chances: ChancesReport,
+    /// The depth of the chances.
+    pub plies: u32,
+    /// It is the play made.
+    pub played: bool,
 }
 
 /// One player's totals.
@@ -121,7 +143,25 @@ pub fn decision_report(d: &Decision, steps: &[Step]) -> DecisionReport {
         Kind::Answer(true) => ("take", None, None, None),
         Kind::Answer(false) => ("pass", None, None, None),
     };
+    let best_value = d.alternatives[0].map_or(0.0, |a| a.value);
+    let alternatives = match d.kind {
+        Kind::Move { dice, played, .. } => d
+            .alternatives
+            .iter()
+            .flatten()
+            .map(|a| AlternativeReport {
+                play: play_text(&board, &a.after, dice),
+                equity: a.value,
+                diff: a.value - best_value,
+                chances: (&a.chances).into(),
+                plies: a.plies,
+                played: a.after == played,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     DecisionReport {
+        alternatives,
         game: d.game,
         step: d.step,
         player: d.player,

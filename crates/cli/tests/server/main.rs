@@ -15,6 +15,7 @@ mod idempotency;
 mod instances;
 mod lean;
 mod leaving;
+mod progress;
 mod proxy;
 mod rematch_prefs;
 mod security_accounts;

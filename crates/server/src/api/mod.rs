@@ -2,6 +2,7 @@
 //! OpenAPI description. Every error is an [`crate::error::ApiError`].
 
 pub mod analysis;
+pub mod archive;
 pub mod chat;
 mod export;
 pub mod games;
@@ -9,6 +10,7 @@ mod lobby_ws;
 mod openapi;
 pub mod players;
 pub mod preferences;
+pub mod progress;
 pub mod readiness;
 mod records;
 pub mod rematch;
@@ -55,6 +57,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/logout-all", post(players::logout_all))
         .route("/api/players/{id}", get(players::player))
         .route("/api/players/{id}/games", get(player_games))
+        .route("/api/players/{id}/progress", get(progress::progress))
+        .route("/api/players/{id}/archive", get(archive::archive))
         .route("/api/lobby", get(lobby))
         .route("/api/lobby/ws", get(lobby_ws::upgrade))
         .route("/api/stats", get(stats::stats))

@@ -205,3 +205,52 @@ impl Db {
         Ok(r.rows_affected() == 1)
     }
 }
+
+/// A finished analysis of one of a player's games.
+#[derive(Debug, Clone)]
+pub struct AnalysedGame {
+    /// The game.
+    pub game_id: String,
+    /// Its seats.
+    pub white_id: Option<String>,
+    pub black_id: Option<String>,
+    /// When it was created (Unix ms).
+    pub created_ms: i64,
+    /// The stored report (JSON).
+    pub report: String,
+}
+
+impl Db {
+    /// The finished analyses of `player`'s games, oldest game first (at most `limit`, the
+    /// latest ones).
+    pub async fn analysed_games_of(
+        &self,
+        player: &str,
+        limit: i64,
+    ) -> Result<Vec<AnalysedGame>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT a.game_id, g.white_id, g.black_id, g.created_ms, a.result FROM analyses a \
+             JOIN games g ON g.id = a.game_id WHERE a.state = 'done' AND a.result IS NOT NULL \
+             AND (g.white_id = $1 OR g.black_id = $1) ORDER BY g.created_ms DESC, a.game_id \
+             LIMIT $2",
+        )
+        .bind(player)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut games = rows
+            .iter()
+            .map(|r| {
+                Ok(AnalysedGame {
+                    game_id: r.try_get("game_id")?,
+                    white_id: r.try_get("white_id")?,
+                    black_id: r.try_get("black_id")?,
+                    created_ms: r.try_get("created_ms")?,
+                    report: r.try_get("result")?,
+                })
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        games.reverse();
+        Ok(games)
+    }
+}

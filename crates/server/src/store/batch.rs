@@ -90,7 +90,7 @@ impl Db {
             .execute(&mut *tx)
             .await?;
             if r.state == "finished" {
-                super::ratings::record(&mut tx, r).await?;
+                super::ratings::record(&mut tx, r, event.at_ms).await?;
             }
             moved.push(true);
         }

@@ -1,6 +1,7 @@
-//! The rows of the ratings (`ratings`, one per player and game type): a player's
-//! standings, and the recording of a finished game inside the transaction that commits its
-//! last event ([`super::batch`]). The arithmetic and the rules against farming are
+//! The rows of the ratings (`ratings`, one per player and game type; `rating_history`, one
+//! per player and rated game): a player's standings and their rating game by game, and the
+//! recording of a finished game inside the transaction that commits its last event
+//! ([`super::batch`]). The arithmetic and the rules against farming are
 //! [`crate::ratings`].
 
 use super::{Db, GameRow, StoreError};
@@ -157,6 +158,7 @@ async fn opponents(
 pub(super) async fn record(
     tx: &mut Transaction<'_, Any>,
     row: &GameRow,
+    at_ms: i64,
 ) -> Result<(), sqlx::Error> {
     let (Some(white), Some(black)) = (row.white_id.as_deref(), row.black_id.as_deref()) else {
         return Ok(());
@@ -187,5 +189,66 @@ pub(super) async fn record(
     }
     store(tx, white, game_type, &w).await?;
     store(tx, black, game_type, &b).await?;
+    for (id, s) in [(white, &w), (black, &b)] {
+        sqlx::query(
+            "INSERT INTO rating_history (player_id, game_id, game_type, rated_ms, rating, \
+             deviation) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (player_id, game_id) \
+             DO NOTHING",
+        )
+        .bind(id)
+        .bind(&row.id)
+        .bind(game_type)
+        .bind(at_ms)
+        .bind(s.rating)
+        .bind(s.deviation)
+        .execute(&mut **tx)
+        .await?;
+    }
     Ok(())
+}
+
+/// A player's rating after one rated game.
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct RatingPoint {
+    /// The game.
+    pub game_id: String,
+    /// `backgammon`, `never-finishing`, `grasshopper` or `halma-grasshopper`.
+    pub game_type: String,
+    /// When it ended (Unix ms).
+    pub at_ms: i64,
+    /// The Glicko-2 rating after it, and its deviation.
+    pub rating: f64,
+    pub deviation: f64,
+}
+
+impl Db {
+    /// `player`'s ratings game by game, oldest first (at most `limit`, the latest ones).
+    pub async fn rating_history(
+        &self,
+        player: &str,
+        limit: i64,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT game_id, game_type, rated_ms, rating, deviation FROM rating_history \
+             WHERE player_id = $1 ORDER BY rated_ms DESC, game_id LIMIT $2",
+        )
+        .bind(player)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut points = rows
+            .iter()
+            .map(|r| {
+                Ok(RatingPoint {
+                    game_id: r.try_get("game_id")?,
+                    game_type: r.try_get("game_type")?,
+                    at_ms: r.try_get("rated_ms")?,
+                    rating: r.try_get("rating")?,
+                    deviation: r.try_get("deviation")?,
+                })
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        points.reverse();
+        Ok(points)
+    }
 }

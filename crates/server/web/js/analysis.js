@@ -53,6 +53,25 @@ export function decisionText(d, name) {
   return parts.join(' ');
 }
 
+/** A judged play's best plays (at most five) with their differences and chances, the play made marked. */
+export function alternativesTable(d) {
+  const alts = d.alternatives || [];
+  if (d.kind !== 'move' || !alts.length) return null;
+  const pct = x => `${(x * 100).toFixed(1)} %`;
+  return h('table', { class: 'alternatives', 'data-testid': 'alternatives' },
+    h('caption', { class: 'small muted' }, `The best plays of ${d.dice} for ${d.player} (EMG; chances after the play)`),
+    h('thead', {}, h('tr', {}, ['#', 'Play', 'Equity', 'Diff', 'Win', 'W g', 'L g'].map((t, i) =>
+      h('th', { scope: 'col', class: i > 1 ? 'num' : null }, t)))),
+    h('tbody', {}, alts.map((a, i) => h('tr', { 'data-testid': 'alternative', 'data-move': a.move, class: a.played ? 'played' : null },
+      h('td', {}, i + 1),
+      h('td', { class: 'play' }, a.move, a.played ? h('span', { class: 'small muted' }, ' (played)') : null),
+      h('td', { class: 'num' }, signed(a.equity)),
+      h('td', { class: 'num' }, i === 0 ? 'best' : `−${Math.abs(a.diff).toFixed(3)}`),
+      h('td', { class: 'num' }, pct(a.chances.win)),
+      h('td', { class: 'num' }, pct(a.chances.win_gammon)),
+      h('td', { class: 'num' }, pct(a.chances.lose_gammon))))));
+}
+
 /** The mark and error of a decision, for the event list. */
 export function markBadge(d) {
   return h('span', { class: 'judgement' },

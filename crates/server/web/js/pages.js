@@ -9,9 +9,10 @@ import { drawGrasshopper, actionKeys } from './board-grasshopper.js';
 import { drawHalma, moveEnds } from './board-halma.js';
 import { playSegments } from './tables-logic.js';
 import { resultFor, QUICK_STARTS, SERVER_ENDS } from './words.js';
-import { AnalysisPanel, bestBoard, decisionText, markBadge, markClass } from './analysis.js';
+import { AnalysisPanel, alternativesTable, bestBoard, decisionText, markBadge, markClass } from './analysis.js';
 import { ruleLink } from './rules.js';
 import { positionIds } from './position-ids.js';
+import { progressSection } from './progress.js';
 import { clockChoices, customClock } from './clock.js';
 
 const when = ms => new Date(ms).toLocaleString();
@@ -294,7 +295,7 @@ export async function loginPage(app, main, params) {
 
 export async function playerPage(app, main, id) {
   const root = clear(main);
-  const [page, games] = await Promise.all([get(`/api/players/${id}`), get(`/api/players/${id}/games`)]);
+  const [page, games, progress] = await Promise.all([get(`/api/players/${id}`), get(`/api/players/${id}/games`), get(`/api/players/${id}/progress`)]);
   const p = page.player;
   document.title = `${p.name} — Tabula`;
   root.append(h('h1', { 'data-testid': 'player-name' }, p.name, h('small', { class: 'muted' }, ` ${p.kind}`)));
@@ -312,6 +313,10 @@ export async function playerPage(app, main, id) {
       : p.kind === 'guest'
         ? h('p', { class: 'muted', 'data-testid': 'unrated' }, 'Guests are not rated: games with a guest in either seat count for nobody\'s rating. Register to get one.')
         : h('p', { class: 'muted' }, 'No finished games yet.')));
+  root.append(progressSection(progress));
+  // all the player's finished games as one zip file (protocol.md, "Progress")
+  root.append(h('p', {}, h('a', { href: `/api/players/${encodeURIComponent(id)}/archive`, download: '', 'data-testid': 'archive-link' },
+    'Download all finished games'), h('small', { class: 'muted' }, ' (a zip file: each game\'s record, and .mat files of backgammon for gnubg and tabula analyse)')));
   root.append(h('section', { class: 'card' }, h('h2', {}, 'Games'),
     games.length ? h('table', { 'data-testid': 'player-games' },
       h('thead', {}, h('tr', {}, ['When', 'Game', 'Colour', 'Opponent', 'Result', ''].map(t => h('th', { scope: 'col' }, t)))),
@@ -380,9 +385,25 @@ export async function replayPage(app, main, id) {
     }
     return `${cap(e.actor || '?')}: ${e.payload}`;
   };
+  // One stop per play or cube action (a roll is shown with the play it was rolled for, a
+  // "roll" that declines to double is no stop of its own unless the analysis marks it),
+  // and each step that ends the game otherwise; the start and the end are stops too.
+  const isStop = e => e.kind !== 'roll' && e.kind !== 'join' && !(e.kind === 'action' && e.payload === 'roll');
+  const baseStops = [0, ...steps.flatMap((st, k) => (isStop(st.event) ? [k + 1] : []))];
+  if (baseStops[baseStops.length - 1] !== steps.length) baseStops.push(steps.length);
+  let stops = baseStops;
+  const stopText = i => {
+    const e = steps[i - 1].event, before = i > 1 ? steps[i - 2].event : null;
+    if (e.kind === 'action' && e.payload.includes('/') && before && before.kind === 'roll') {
+      return `${cap(e.actor || '?')} ${before.payload.replace('-', '')}: ${e.payload}`;
+    }
+    if (e.kind === 'action' && e.payload === 'roll') return `${cap(e.actor || '?')}: no double, rolls`;
+    return describe(e);
+  };
   const boardWrap = h('div', { class: 'board-wrap' });
   const caption = h('p', { class: 'status', 'data-testid': 'replay-step', 'aria-live': 'polite' });
-  const slider = h('input', { type: 'range', min: 0, max: steps.length, value: steps.length, 'data-testid': 'replay-slider', 'aria-label': 'Position in the game' });
+  const slider = h('input', { type: 'range', min: 0, max: stops.length - 1, value: stops.length - 1, 'data-testid': 'replay-slider', 'aria-label': 'Decision in the game' });
+  const stopOf = i => { let k = 0; stops.forEach((st, j) => { if (st <= i) k = j; }); return k; };
   const list = h('ol', { class: 'moves', 'data-testid': 'replay-moves' });
   const idsEl = h('div', { class: 'position-ids small', 'data-testid': 'position-ids' });
   const stateAt = i => (i === 0 ? record.start : steps[i - 1].state);
@@ -394,20 +415,24 @@ export async function replayPage(app, main, id) {
   const bestButton = h('button', { type: 'button', 'data-testid': 'show-best', 'aria-pressed': 'false',
     onclick: () => { showBest = !showBest; show(current, true); } }, 'Show best move');
   const markedSteps = () => [...judged.entries()].filter(([, k]) => report.decisions[k].mark).map(([i]) => i).sort((a, b) => a - b);
+  // the board stays in view when jumping from error to error
+  const toError = i => { show(i); boardWrap.scrollIntoView({ block: 'nearest' }); };
   const prevMark = h('button', { type: 'button', 'data-testid': 'prev-mark', onclick: () => {
     const before = markedSteps().filter(i => i < current);
-    if (before.length) show(before[before.length - 1]);
+    if (before.length) toError(before[before.length - 1]);
   } }, '‹ previous error');
   const nextMark = h('button', { type: 'button', 'data-testid': 'next-mark', onclick: () => {
     const after = markedSteps().find(i => i > current);
-    if (after) show(after);
+    if (after) toError(after);
   } }, 'next error ›');
-  const judgedBox = h('div', { class: 'judged', hidden: true }, judgement, h('div', { class: 'row' }, bestButton, prevMark, nextMark));
+  const altEl = h('div', { class: 'alternatives-wrap' });
+  const errorsEl = h('div', { class: 'errors-wrap' });
+  const judgedBox = h('div', { class: 'judged', hidden: true }, judgement, altEl, h('div', { class: 'row' }, bestButton, prevMark, nextMark), errorsEl);
   let panel = null;
   const show = (i, keepBest = false) => {
     if (!keepBest) showBest = false;
     current = i;
-    slider.value = i;
+    slider.value = stopOf(i);
     let view = stateAt(i);
     const k = report ? judged.get(i) : undefined;
     const d = k !== undefined ? report.decisions[k] : null;
@@ -453,16 +478,22 @@ export async function replayPage(app, main, id) {
     const ev = i > 0 ? steps[i - 1].event : null;
     const over = view.result ? view.result.sentence
       : view.status.status === 'over' ? (view.status.winner ? `${cap(view.status.winner)} wins ${view.status.points}` : 'draw') : null;
-    caption.textContent = `Step ${i} of ${steps.length}` + (ev ? `: ${describe(ev)}` : ': the start') +
+    caption.textContent = `Decision ${stopOf(i)} of ${stops.length - 1}` + (ev ? `: ${stopText(i)}` : ': the start') +
       (d ? ' (the position before it)' : '') +
       (ended ? ` — game ${ended.number} over: ${ended.sentence}` : '') + (over ? ` — ${over}` : '');
     for (const li of list.children) li.classList.toggle('current', Number(li.dataset.step) === i);
+    // the list follows the step shown
+    const here = list.querySelector('li.current');
+    if (here) list.scrollTop = Math.max(0, here.offsetTop - list.clientHeight / 2);
+    clear(altEl);
     if (report) {
       judgedBox.hidden = false;
       if (d) {
         judgement.textContent = decisionText(d, names[d.player]) +
           (showBest ? (bestBoard(drawn, d) ? ` The board shows the position after the best play, ${d.best}.` : '') : '');
         judgement.className = 'judged-text' + (d.mark ? ` ${markClass(d.mark)}` : '');
+        const alts = alternativesTable(d);
+        if (alts) altEl.append(alts);
       } else {
         judgement.textContent = 'No decision judged at this step: pick a move or cube action in the list or the graph.';
         judgement.className = 'judged-text muted';
@@ -477,12 +508,14 @@ export async function replayPage(app, main, id) {
       if (panel && panel.graph) panel.graph.setCurrent(d ? k : null);
     }
   };
-  slider.addEventListener('input', () => show(Number(slider.value)));
-  steps.forEach((st, k) => {
-    const e = st.event;
-    list.append(h('li', { 'data-step': k + 1 }, h('button', { type: 'button', class: 'linkish', onclick: () => show(k + 1) },
-      describe(e))));
-  });
+  slider.addEventListener('input', () => show(stops[Number(slider.value)]));
+  const fillList = () => {
+    clear(list);
+    for (const i of stops.slice(1)) {
+      list.append(h('li', { 'data-step': i }, h('button', { type: 'button', class: 'linkish', onclick: () => show(i) }, stopText(i))));
+    }
+  };
+  fillList();
   // the report's decisions on their steps: the mark and error in the list
   const onReport = r => {
     report = r;
@@ -492,6 +525,21 @@ export async function replayPage(app, main, id) {
       const i = stepOf.get(d.version);
       if (i !== undefined) judged.set(i, k);
     });
+    // a marked decision not to double is a stop of its own
+    const marked = [...judged.entries()].filter(([, k]) => r.decisions[k].mark).map(([i]) => i);
+    stops = [...new Set([...baseStops, ...marked])].sort((a, b) => a - b);
+    slider.max = stops.length - 1;
+    fillList();
+    // the errors, largest first
+    const errors = [...judged.entries()].filter(([, k]) => r.decisions[k].mark)
+      .sort((a, b) => r.decisions[b[1]].error - r.decisions[a[1]].error);
+    clear(errorsEl).append(...(errors.length
+      ? [h('h3', { class: 'small' }, 'Errors, largest first'), h('ol', { class: 'errors', 'data-testid': 'error-list' }, errors.map(([i, k]) => {
+        const d = r.decisions[k];
+        return h('li', { 'data-step': i, 'data-error': d.error }, h('button', { type: 'button', class: 'linkish', onclick: () => toError(i) },
+          `Game ${d.game}, ${stopText(i)}${d.kind === 'move' && d.best && d.best !== d.played ? ` (best ${d.best})` : ''}: −${(d.error * 1000).toFixed(0)} mEMG, ${d.mark}`));
+      }))]
+      : [h('p', { class: 'small muted', 'data-testid': 'error-list-empty' }, 'No decision marked: no errors to list.')]));
     for (const li of list.children) {
       const k = judged.get(Number(li.dataset.step));
       li.querySelectorAll('.judgement').forEach(x => x.remove());
@@ -529,9 +577,9 @@ export async function replayPage(app, main, id) {
     h('section', { class: 'game' }, h('div', { class: 'board-col' }, boardWrap,
       h('div', { class: 'row replay-controls' },
         h('button', { type: 'button', 'data-testid': 'replay-first', 'aria-label': 'First position', onclick: () => show(0) }, '« first'),
-        h('button', { type: 'button', 'data-testid': 'replay-prev', 'aria-label': 'Previous step', onclick: () => show(Math.max(0, Number(slider.value) - 1)) }, '‹ previous'),
+        h('button', { type: 'button', 'data-testid': 'replay-prev', 'aria-label': 'Previous decision', onclick: () => show(stops[Math.max(0, stopOf(current) - 1)]) }, '‹ previous'),
         slider,
-        h('button', { type: 'button', 'data-testid': 'replay-next', 'aria-label': 'Next step', onclick: () => show(Math.min(steps.length, Number(slider.value) + 1)) }, 'next ›'),
+        h('button', { type: 'button', 'data-testid': 'replay-next', 'aria-label': 'Next decision', onclick: () => show(stops[Math.min(stops.length - 1, stopOf(current) + 1)]) }, 'next ›'),
         h('button', { type: 'button', 'data-testid': 'replay-last', 'aria-label': 'Last position', onclick: () => show(steps.length) }, 'last »')),
       caption, idsEl, judgedBox),
     h('aside', { class: 'side' }, panel ? panel.el : null, h('h2', { class: 'small' }, 'Events'), list)));

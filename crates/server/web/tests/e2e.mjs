@@ -7,7 +7,8 @@
 // scenario; exits non-zero with the reason on the first failure of any scenario.
 
 import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
@@ -510,13 +511,19 @@ await scenario('5b: the player page lists the games and ratings; the replay slid
   if (/\bnull\b/.test(analysisText)) fail(`the Analysis section reads "${analysisText}"`);
   const max = Number(await page.getAttribute('[data-testid=replay-slider]', 'max'));
   if (!(max > 2)) fail(`the record has ${max} steps`);
+  // the_replay_steps_by_decision (issue 31): one stop per play or cube action, the roll shown with its play
+  const rec = await page.evaluate(async id => (await fetch(`/api/games/${id}/record`)).json(), finished.backgammon);
+  const acts = rec.steps.filter(st => st.event.kind === 'action' && st.event.payload !== 'roll').length;
+  if (max < acts || max > acts + 2 || max >= rec.steps.length) fail(`the replay has ${max} stops for ${acts} plays and cube actions in ${rec.steps.length} events`);
   await page.click('[data-testid=replay-first]');
   const start = await page.textContent('[data-testid=replay-step]');
-  if (!/Step 0 of/.test(start)) fail(`the first step reads "${start}"`);
+  if (!/Decision 0 of/.test(start)) fail(`the first step reads "${start}"`);
   await page.click('[data-testid=replay-next]');
+  const one = await page.textContent('[data-testid=replay-step]');
+  if (!/^Decision 1 of \d+: (White|Black) \d{2}: \S+/.test(one)) fail(`the first decision reads "${one}", not the roll with its play`);
   await page.click('[data-testid=replay-next]');
   const two = await page.textContent('[data-testid=replay-step]');
-  if (!/Step 2 of/.test(two)) fail(`after two steps: "${two}"`);
+  if (!/Decision 2 of/.test(two)) fail(`after two steps: "${two}"`);
   await page.fill('[data-testid=replay-slider]', String(max));
   if (!/over|wins|draw/i.test(await page.textContent('[data-testid=replay-step]'))) fail('the last step does not show the result');
   checkErrors(page, 'replay');
@@ -560,7 +567,22 @@ await scenario('5c: the replay page analyses the backgammon game: ratings, marks
   const marks = await page.$$eval('[data-testid=replay-moves] [data-testid=analysis-mark]', l => l.length);
   if (marks !== marked) fail(`${marks} steps marked on the page, ${marked} decisions marked by the server`);
   const errors = await page.$$eval('[data-testid=replay-moves] [data-testid=analysis-error]', l => l.length);
-  if (!marked && errors !== decisions.length) fail(`no mark, and ${errors} errors shown for ${decisions.length} decisions`);
+  // a decision not to double is no stop of its own unless marked
+  const listed = decisions.filter(d => d.kind !== 'no-double' || d.mark).length;
+  if (!marked && errors !== listed) fail(`no mark, and ${errors} errors shown for ${listed} decisions`);
+  // the errors, largest first, each a button to its decision; previous and next error keep the board in view
+  if (marked) {
+    const sizes = await page.$$eval('[data-testid=error-list] li', l => l.map(e => Number(e.getAttribute('data-error'))));
+    if (sizes.length !== marked || sizes.some((x, i) => i && x > sizes[i - 1])) fail(`the error list reads [${sizes}] for ${marked} marked decisions`);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.click('[data-testid=replay-first]');
+    await page.click('[data-testid=next-mark]');
+    clicks += 2;
+    const top = await page.$eval('[data-testid=board]', e => { const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < window.innerHeight; });
+    if (!top) fail('next error scrolled the board out of view');
+    const current = await page.$eval('[data-testid=replay-moves]', l => { const c = l.querySelector('li.current'); return c ? c.offsetTop - l.scrollTop : null; });
+    if (current === null) fail('the events list shows no current step after next error');
+  } else if (!(await page.$('[data-testid=error-list-empty]'))) fail('no error list and no word that nothing is marked');
   notable[`${decisions.length} decisions, ${marked} marked`] = 1;
   // the equity graph: one point per decision
   const points = await page.$eval('[data-testid=equity-graph] polyline', e => e.getAttribute('points').trim().split(/\s+/).length);
@@ -579,6 +601,10 @@ await scenario('5c: the replay page analyses the backgammon game: ratings, marks
   if (!text.includes(`played ${d.played}`)) fail(`the judgement reads "${text}", not the play made ${d.played}`);
   if (d.best !== d.played && d.error > 0 && !text.includes(`Best: ${d.best}`)) fail(`the judgement reads "${text}", not the best play ${d.best}`);
   if (await page.getAttribute('[data-testid=board]', 'data-showing') !== 'before') fail('the board does not show the position before the decision');
+  // its best plays, with differences and chances, the play made marked where it is among them
+  const alts = await page.$$eval('[data-testid=alternatives] [data-testid=alternative]', l => l.map(r => ({ move: r.getAttribute('data-move'), played: r.classList.contains('played'), cells: r.querySelectorAll('td').length })));
+  if (!alts.length || alts.length > 5 || alts[0].move !== d.best || alts.some(a => a.cells !== 7)) fail(`the decision's alternatives read ${JSON.stringify(alts)} (best ${d.best})`);
+  if (alts.some(a => a.move === d.played) && !alts.find(a => a.move === d.played).played) fail('the play made is not marked among the alternatives');
   if (await page.getAttribute('[data-testid=equity-graph] [data-testid=graph-current]', 'visibility') !== 'visible') fail('the graph does not mark the decision');
   const board = await page.$eval('[data-testid=board]', e => e.outerHTML);
   await page.click('[data-testid=show-best]');
@@ -596,6 +622,15 @@ await scenario('5c: the replay page analyses the backgammon game: ratings, marks
   await page.reload();
   await page.waitForSelector('[data-testid=analysis-players]');
   if (await page.$('[data-testid=analyse]')) fail('the Analyse button is offered again for an analysed game');
+  // the_error_rate_is_drawn_analysis_by_analysis (issue 31): the guest's player page graphs it
+  await page.click('[data-testid=nav-me]');
+  await page.waitForSelector('[data-testid=progress]');
+  const mine = view.report.players.find(p => p.name && (p.colour === 'white' || p.colour === 'black') && record.game[p.colour] && record.game[p.colour].kind !== 'bot');
+  const errorLabel = await page.getAttribute('[data-testid=error-graph]', 'aria-label').catch(() => null);
+  if (!errorLabel || !mine || !errorLabel.includes(`overall ${mine.overall_error_rate.toFixed(1)} (${mine.rating})`)) fail(`the error graph reads "${errorLabel}" (the report: ${mine && mine.overall_error_rate} ${mine && mine.rating})`);
+  if (!(await page.$('[data-testid=no-rating-history]'))) fail('a guest\'s page draws a rating graph');
+  await page.$eval('[data-testid=progress]', e => e.scrollIntoView({ block: 'start' }));
+  await shot(page, 'progress');
   checkErrors(page, 'analysis');
 });
 
@@ -696,6 +731,26 @@ await scenario('6: a user registers and logs in through the pages, resigns a mon
   if (!row) fail('the player page does not list the resigned game');
   const rowText = await row.textContent();
   if (!/Backgammon/.test(rowText) || !/(won|lost) \d+/.test(rowText)) fail(`the player page's row reads "${rowText}"`);
+  // the_rating_is_drawn_game_by_game (issue 31): the rated game is the graph's one point
+  const ratingPoints = await page.$$eval('[data-testid=rating-graph] circle', l => l.length).catch(() => 0);
+  if (ratingPoints !== 1) fail(`the rating graph has ${ratingPoints} points after one rated game`);
+  const ratingLabel = await page.getAttribute('[data-testid=rating-graph]', 'aria-label');
+  if (!/^Rating after each rated game: Backgammon \d+ after 1 game\.$/.test(ratingLabel)) fail(`the rating graph reads "${ratingLabel}"`);
+  // all_games_download_as_one_archive (issue 31): unzipped, its .mat is read by `tabula analyse`
+  const href = await page.getAttribute('[data-testid=archive-link]', 'href');
+  const zipped = await page.request.get(`${BASE}${href}`);
+  if (zipped.status() !== 200 || zipped.headers()['content-type'] !== 'application/zip') fail(`the archive answers ${zipped.status()} ${zipped.headers()['content-type']}`);
+  const dir = mkdtempSync(join(tmpdir(), 'tabula-archive-'));
+  writeFileSync(join(dir, 'games.zip'), await zipped.body());
+  execFileSync('python3', ['-m', 'zipfile', '-e', join(dir, 'games.zip'), join(dir, 'out')]);
+  const mat = readdirSync(join(dir, 'out')).find(f => f.endsWith(`-${id}.mat`));
+  if (!mat || !/-backgammon-money-/.test(mat)) fail(`the archive holds no money .mat for game ${id}: ${readdirSync(join(dir, 'out'))}`);
+  if (process.env.TABULA_BIN) {
+    const report = execFileSync(process.env.TABULA_BIN, ['analyse', join(dir, 'out', mat), '--plies', '0'], { encoding: 'utf8' });
+    if (!report.includes(user)) fail(`\`tabula analyse\` of the archive's .mat reads "${report.slice(0, 200)}"`);
+    notable['archive analysed'] = 1;
+  }
+  rmSync(dir, { recursive: true, force: true });
 
   // (c) a 10x10 Halma game against the random bot: two moves by clicking
   await createGame(page, { game: 'halma-grasshopper', size: 10, opponent: 'bot', level: 'random', color: 'white' });
@@ -1050,15 +1105,26 @@ await scenario('26: a position set up on an empty board gets its XGID; its plays
   notable['plays rolled out'] = rolled.length;
   await page.$eval('[data-testid=study-out]', e => e.scrollIntoView({ block: 'start' }));
   await shot(page, 'study-candidates');
-  // a rollout stopped after its first blocks keeps them, and resumes to the rollout run at once
+  // a rollout stopped after its first block keeps it, and resumes to the rollout run at once
+  // (of the starting position: long enough that Stop comes before the end)
+  const opening = 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10';
+  await page.fill('[data-testid=study-position]', opening);
+  await page.click('[data-testid=study-load]');
+  clicks++;
+  await page.waitForFunction(w => document.querySelector('[data-testid=study-xgid]')?.textContent === w, opening, { timeout: STEP_LIMIT_MS });
   await page.fill('[data-testid=study-dice]', '');
   await page.selectOption('[data-testid=study-trials]', '1296');
   await page.selectOption('[data-testid=study-truncate]', '10');
   await page.click('[data-testid=study-rollout]');
   clicks++;
-  await page.waitForSelector('[data-testid=study-rollouts] [data-testid=study-rollout-equity]', { timeout: 120000 });
-  // at once (the progress bar keeps the button moving for Playwright's idea of stable)
-  await page.$eval('[data-testid=study-stop]', b => b.click());
+  // Stop as soon as the first block's results show (clicked from the page: the progress bar
+  // keeps the button moving for Playwright's idea of stable)
+  await page.waitForFunction(() => {
+    const stop = document.querySelector('[data-testid=study-stop]');
+    if (stop && document.querySelector('[data-testid=study-rollouts] [data-testid=study-rollout-equity]')) { stop.click(); return true; }
+    return false;
+  }, null, { timeout: 120000, polling: 'raf' })
+    .catch(async () => fail(`the rollout could not be stopped after its first block: "${await page.textContent('[data-testid=study-rollouts]')}"`));
   clicks++;
   await rolloutState(page, 'stopped');
   const stopped = (await page.textContent('[data-testid=study-stopped]')).trim();
@@ -1071,7 +1137,7 @@ await scenario('26: a position set up on an empty board gets its XGID; its plays
   clicks++;
   await rolloutState(page, 'done', 240000);
   const resumed = (await page.textContent('[data-testid=study-rollout-equity]')).trim();
-  const whole = cliRollout(want, ['--trials', '1296', '--truncate', '10', '--seed', '7']);
+  const whole = cliRollout(opening, ['--trials', '1296', '--truncate', '10', '--seed', '7']);
   const shown = (whole.equity < 0 ? '−' : '+') + Math.abs(whole.equity).toFixed(3);
   if (!resumed.includes(shown)) fail(`the resumed rollout reads "${resumed}", the rollout run at once ${shown}`);
   notable['stopped at'] = Number(m[1]);

@@ -66,7 +66,6 @@ pub fn session_ids(session: &Backgammon) -> PositionIds {
     let dice = game.dice().map(roll_of);
     let cube = game.cube();
     let cube_log2 = cube.value().max(1).trailing_zeros() as u8;
-    let score = session.score();
     let (jacoby, beavers) = match session.options().mode {
         Mode::Money {
             jacoby, beavers, ..
@@ -74,7 +73,13 @@ pub fn session_ids(session: &Backgammon) -> PositionIds {
         Mode::Match { .. } => (false, false),
     };
     let length = session.options().match_length().map_or(0, u16::from);
-    let crawford = length > 0 && session.is_crawford_game();
+    let score = session.score();
+    // XG and gnubg mark the Crawford game only where exactly one player is 1-away (a 1-point
+    // match's only game is not written as one: its cube is dead either way).
+    let one_away = |c: Color| u32::from(length) == score[c] + 1;
+    let crawford = length > 0
+        && session.is_crawford_game()
+        && one_away(Color::White) != one_away(Color::Black);
     let to_u16 = |p: u32| u16::try_from(p).unwrap_or(u16::MAX);
     let xgid = Xgid {
         position: board,
@@ -152,6 +157,16 @@ mod tests {
                 same_setup(&session, &again);
                 assert_eq!(session_ids(&again), ids, "{text} -> {back}");
             }
+        }
+    }
+
+    #[test]
+    fn a_one_point_match_is_written_so_that_it_reads_back() {
+        let session = Backgammon::new(Options::match_to(1).unwrap()).unwrap();
+        let ids = session_ids(&session);
+        assert!(ids.xgid.ends_with(":0:0:0:1:10"), "{}", ids.xgid);
+        for back in [ids.xgid.clone(), ids.gnubg()] {
+            session_from_notation(&back).expect(&back);
         }
     }
 
