@@ -278,6 +278,16 @@ async fn the_cube_rolls_out_cubeful_and_a_second_rollout_at_once_is_told_busy() 
     assert!(result["cube"]["proper"].as_str().is_some(), "{result}");
     let pass = result["cube"]["double_drop"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&pass));
+    // A rollout's place is free once its result is read: the next one starts at once.
+    for seed in 0..5 {
+        let (s, body) = anyone
+            .post(
+                "/api/study/rollout",
+                json!({"position": MATCH, "trials": 1, "seed": seed}),
+            )
+            .await;
+        assert_eq!(s, 200, "rollout {seed} right after the last: {body}");
+    }
     // One rollout at a time per server: a second one meanwhile gets 503 busy.
     let long = json!({"position": MATCH, "trials": 1296});
     let url = format!("{}/api/study/rollout", server.base);

@@ -309,8 +309,13 @@ pub async fn rollout(
     let threads = state.analysis.threads.max(1);
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
     tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        run(job, threads, &tx);
+        let last = run(job, threads, &tx);
+        // The place is free before the result is sent: a client that starts its next
+        // rollout as soon as this one ends is not told this one is still running.
+        drop(permit);
+        if let Some(last) = last {
+            let _ = tx.send(last.to_string());
+        }
     });
     let stream = futures_util::stream::poll_fn(move |cx| {
         rx.poll_recv(cx)
@@ -323,7 +328,13 @@ pub async fn rollout(
         .into_response())
 }
 
-fn run(mut job: Job, threads: usize, tx: &tokio::sync::mpsc::UnboundedSender<String>) {
+/// Runs `job`, sending its progress and partial reports; the last line to send (the result
+/// or an error), none when the reader has gone. The thread pool is gone when it returns.
+fn run(
+    mut job: Job,
+    threads: usize,
+    tx: &tokio::sync::mpsc::UnboundedSender<String>,
+) -> Option<Value> {
     let cancel = AtomicBool::new(false);
     let send = |v: Value| {
         if tx.send(v.to_string()).is_err() {
@@ -332,7 +343,7 @@ fn run(mut job: Job, threads: usize, tx: &tokio::sync::mpsc::UnboundedSender<Str
     };
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(pool) => pool,
-        Err(e) => return send(json!({"error": e.to_string()})),
+        Err(e) => return Some(json!({"error": e.to_string()})),
     };
     let trials = job.config.trials;
     let total = trials * job.items.len() as u32;
@@ -360,9 +371,9 @@ fn run(mut job: Job, threads: usize, tx: &tokio::sync::mpsc::UnboundedSender<Str
             }
         }
     });
-    if !cancel.load(Ordering::Relaxed) {
-        send(json!({"result": report(&job, start.elapsed().as_secs_f64(), true)}));
-    }
+    drop(pool);
+    (!cancel.load(Ordering::Relaxed))
+        .then(|| json!({"result": report(&job, start.elapsed().as_secs_f64(), true)}))
 }
 
 /// Plays item `k`'s trials up to `until`.

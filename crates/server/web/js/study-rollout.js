@@ -3,7 +3,9 @@
 // progress and, after every block of 36 trials, the running results of each item with the
 // sums it can go on from. Stop keeps the last running results (the trials done are shown)
 // and Resume sends the sums back: the rollout goes on where it stopped, and ends with the
-// result a rollout run at once gives.
+// result a rollout run at once gives. The server runs one rollout at a time: a start that
+// finds it busy (a rollout just stopped still ending its block) tries again for a few
+// seconds before it says so.
 
 import { h, clear, cap } from './dom.js';
 import { ApiError } from './api.js';
@@ -128,11 +130,19 @@ export function rolloutRunner(el) {
     el.dataset.state = 'running';
     show(status, table);
     try {
-      const response = await fetch('/api/study/rollout', {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(resume ? { ...body, resume } : body),
-        credentials: 'same-origin', signal: controller.signal,
-      });
+      // A rollout just stopped frees the server's place within a block: "busy" is waited out
+      // for a few seconds before it is shown.
+      let response;
+      for (let attempt = 0; ; attempt++) {
+        response = await fetch('/api/study/rollout', {
+          method: 'POST', headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(resume ? { ...body, resume } : body),
+          credentials: 'same-origin', signal: controller.signal,
+        });
+        if (response.status !== 503 || attempt >= 15) break;
+        label.textContent = 'waiting for the server…';
+        await new Promise(r => setTimeout(r, 300));
+      }
       if (!response.ok) {
         const data = await response.json().catch(() => null);
         throw new ApiError(response.status, data?.error?.code, data?.error?.message || `the server answered ${response.status}`);
