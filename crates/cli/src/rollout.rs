@@ -219,10 +219,7 @@ fn cubeful(
             (r, None)
         }
     });
-    let unit = match state.stakes {
-        tabula_ai::backgammon::cube::Stakes::Money { .. } => Unit::Money,
-        tabula_ai::backgammon::cube::Stakes::Match { .. } => Unit::MatchWinningChance,
-    };
+    let unit = Unit::of(&state.stakes);
     let verdict = decision.map(|d| CubeAnalysis {
         chances: Default::default(),
         unit,

@@ -109,11 +109,7 @@ impl CubeState {
                         Crawford::Pre
                     },
                     crawford_game: session.is_crawford_game(),
-                    holder: match cube.owner() {
-                        None => Holder::Centred,
-                        Some(owner) if owner == player => Holder::Player,
-                        Some(_) => Holder::Opponent,
-                    },
+                    holder: Holder::of(cube.owner(), player),
                 }
             }
         };

@@ -86,6 +86,17 @@ pub enum Holder {
     Opponent,
 }
 
+impl Holder {
+    /// Who holds a cube owned by `owner` (`None`: centred), seen by `player`.
+    pub fn of(owner: Option<tabula_core::Color>, player: tabula_core::Color) -> Holder {
+        match owner {
+            None => Holder::Centred,
+            Some(c) if c == player => Holder::Player,
+            Some(_) => Holder::Opponent,
+        }
+    }
+}
+
 /// The shares of single games, gammons and backgammons among the wins and among the losses.
 #[derive(Debug, Clone, Copy)]
 struct Shares {

@@ -29,7 +29,7 @@
 //! 35 Beginner, and Awful! beyond.
 
 use super::cube::{CubeAnalysis, Unit};
-use super::nply::{self, best_play_0ply, Filter};
+use super::nply::{self, best_play_0ply, Filter, RankedPlay};
 use crate::backgammon::cube::{self as cube_rules, CubeState, Stakes};
 use crate::backgammon::cubeful::{self, Owner};
 use crate::backgammon::{Evaluator, Probabilities};
@@ -165,17 +165,14 @@ pub struct Decision {
 /// How many of the best plays a decision keeps.
 pub const ALTERNATIVES: usize = 5;
 
-/// One of the best plays of a decision.
+/// One of the best plays of a decision: the play as ranked, and its value for the mover
+/// (EMG, as the error).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Alternative {
-    /// The position after it, seen from the mover.
-    pub after: Position,
-    /// The mover's cubeless chances after it.
-    pub chances: Probabilities,
-    /// Its value for the mover (EMG, as the error).
+    /// The play, its chances and their depth.
+    pub play: RankedPlay,
+    /// Its value for the mover, EMG.
     pub value: f32,
-    /// The depth of the chances (0 where the move filter did not search deeper).
-    pub plies: u32,
 }
 
 /// One player's totals.
@@ -354,10 +351,8 @@ fn analyse_move(
     let mut alternatives = [None; ALTERNATIVES];
     for (slot, r) in alternatives.iter_mut().zip(&ranked) {
         *slot = Some(Alternative {
-            after: r.after,
-            chances: r.chances,
+            play: *r,
             value: score(&r.chances),
-            plies: r.plies,
         });
     }
     (

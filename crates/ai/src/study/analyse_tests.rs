@@ -125,15 +125,15 @@ fn a_judged_play_keeps_its_best_five_plays_best_first() {
         };
         let alts: Vec<_> = d.alternatives.iter().flatten().collect();
         assert!(!alts.is_empty() && alts.len() <= 5);
-        assert_eq!(alts[0].after, best);
+        assert_eq!(alts[0].play.after, best);
         assert!(alts.windows(2).all(|w| w[0].value >= w[1].value));
         let r = crate::study::report::decision_report(d, &steps);
         assert_eq!(r.alternatives.len(), alts.len());
-        assert_eq!(Some(&r.alternatives[0].play), r.best.as_ref());
-        assert_eq!(r.alternatives[0].diff, 0.0);
+        assert_eq!(Some(&r.alternatives[0].choice.play), r.best.as_ref());
+        assert_eq!(r.alternatives[0].choice.diff, 0.0);
         assert_eq!(
             r.alternatives.iter().any(|x| x.played),
-            alts.iter().any(|x| x.after == played)
+            alts.iter().any(|x| x.play.after == played)
         );
         seen += 1;
     }

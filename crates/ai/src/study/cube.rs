@@ -18,6 +18,16 @@ pub enum Unit {
     MatchWinningChance,
 }
 
+impl Unit {
+    /// The unit of values at `stakes`.
+    pub fn of(stakes: &Stakes) -> Unit {
+        match stakes {
+            Stakes::Money { .. } => Unit::Money,
+            Stakes::Match { .. } => Unit::MatchWinningChance,
+        }
+    }
+}
+
 /// The analysis of a cube decision of the player on roll.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CubeAnalysis {

@@ -6,7 +6,7 @@
 use super::analyse::value;
 use super::cube::{CubeAnalysis, Unit};
 use super::nply::{self, Filter};
-use crate::backgammon::cube::{self as cube_rules, CubeState, Stakes};
+use crate::backgammon::cube::{self as cube_rules, CubeState};
 use crate::backgammon::{ChancesReport, Evaluator, Probabilities};
 use serde::Serialize;
 use tabula_core::{Decision, Dice, Game, Status};
@@ -69,10 +69,7 @@ pub fn hint(eval: &(impl Evaluator + Sync), session: &Backgammon, plies: u32) ->
             let legal = board.legal_plays(dice);
             let candidates: Vec<_> = legal.iter().map(|(_, after)| *after).collect();
             let state = CubeState::of(session, player);
-            let unit = match state.stakes {
-                Stakes::Money { .. } => Unit::Money,
-                Stakes::Match { .. } => Unit::MatchWinningChance,
-            };
+            let unit = Unit::of(&state.stakes);
             let score = |p: &Probabilities| match unit {
                 Unit::Money => value(session, player, p),
                 Unit::MatchWinningChance => {

@@ -4,7 +4,7 @@
 //! rating). `tabula analyse --json` prints them and the server stores them with the game.
 
 use super::analyse::{rating, Analysis, Decision, Kind, PlayerStats, Step};
-use crate::backgammon::ChancesReport;
+use super::hint::HintPlay;
 use serde::Serialize;
 use tabula_core::{ByColor, Color};
 use tabula_tables::notation::format_play;
@@ -61,20 +61,13 @@ pub struct DecisionReport {
     pub alternatives: Vec<AlternativeReport>,
 }
 
-/// One of the best plays of a decision.
+/// One of the best plays of a decision: ranked as a hint ranks it (`equity` and `diff` in
+/// EMG), and whether it is the play made.
 #[derive(Debug, Clone, Serialize)]
 pub struct AlternativeReport {
-    /// The play, in gnubg's notation.
-    #[serde(rename = "move")]
-    pub play: String,
-    /// Its value for the mover, EMG.
-    pub equity: f32,
-    /// Its difference to the best (0 or negative), EMG.
-    pub diff: f32,
-    /// The mover's cubeless chances after it.
-    pub chances: ChancesReport,
-    /// The depth of the chances.
-    pub plies: u32,
+    /// The play with its rank, value, difference, chances and depth.
+    #[serde(flatten)]
+    pub choice: HintPlay,
     /// It is the play made.
     pub played: bool,
 }
@@ -149,13 +142,18 @@ pub fn decision_report(d: &Decision, steps: &[Step]) -> DecisionReport {
             .alternatives
             .iter()
             .flatten()
-            .map(|a| AlternativeReport {
-                play: play_text(&board, &a.after, dice),
-                equity: a.value,
-                diff: a.value - best_value,
-                chances: (&a.chances).into(),
-                plies: a.plies,
-                played: a.after == played,
+            .enumerate()
+            .map(|(i, a)| AlternativeReport {
+                choice: HintPlay {
+                    rank: i + 1,
+                    play: play_text(&board, &a.play.after, dice),
+                    equity: a.value,
+                    diff: a.value - best_value,
+                    chances: (&a.play.chances).into(),
+                    plies: a.play.plies,
+                    after: a.play.after,
+                },
+                played: a.play.after == played,
             })
             .collect(),
         _ => Vec::new(),

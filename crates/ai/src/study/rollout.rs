@@ -200,46 +200,18 @@ where
     E: Evaluator + Sync,
     P: Plays,
 {
-    rollout_until(
-        eval,
-        plays_for,
-        exact,
-        root,
-        config,
-        progress,
-        &AtomicBool::new(false),
-    )
-    .expect("never cancelled")
-}
-
-/// [`rollout`], given up (`None`) once `cancel` is set: the trials not yet begun are
-/// skipped, so a rollout nobody waits for any more frees its threads within a trial.
-pub fn rollout_until<E, P>(
-    eval: &E,
-    plays_for: impl Fn() -> P + Sync,
-    exact: impl Fn(&Position) -> Option<Probabilities> + Sync,
-    root: &Position,
-    config: &RolloutConfig,
-    progress: impl Fn() + Sync,
-    cancel: &AtomicBool,
-) -> Option<RolloutResult>
-where
-    E: Evaluator + Sync,
-    P: Plays,
-{
-    let block = config.trials.max(1);
     let sums = rollout_resume(
         eval,
         plays_for,
         exact,
         root,
         config,
-        (Sums::default(), block),
+        (Sums::default(), config.trials.max(1)),
         progress,
-        cancel,
+        &AtomicBool::new(false),
         |_| {},
     );
-    (sums.trials == config.trials).then(|| RolloutResult::of(&sums))
+    RolloutResult::of(&sums)
 }
 
 /// The trials `from.trials..config.trials` of a rollout, in blocks of `block` trials,

@@ -88,7 +88,8 @@ fn luck_adjustment_shrinks_the_standard_error() {
 
 #[test]
 fn a_cancelled_rollout_gives_no_result() {
-    use super::rollout::rollout_until;
+    use super::rollout::rollout_resume;
+    use super::sums::Sums;
     use std::sync::atomic::AtomicBool;
     let cfg = RolloutConfig {
         trials: 36,
@@ -97,16 +98,18 @@ fn a_cancelled_rollout_gives_no_result() {
         variance_reduction: false,
     };
     let run = |cancelled: bool| {
-        rollout_until(
+        rollout_resume(
             &Heuristic,
             MoveGen::new,
             |_| None,
             &Position::START,
             &cfg,
+            (Sums::default(), 36),
             || {},
             &AtomicBool::new(cancelled),
+            |_| {},
         )
     };
-    assert_eq!(run(true), None);
-    assert!(run(false).is_some());
+    assert_eq!(run(true).trials, 0);
+    assert_eq!(run(false).trials, 36);
 }

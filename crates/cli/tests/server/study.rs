@@ -178,6 +178,17 @@ async fn a_position_reads_back_with_its_ids_and_candidates_carry_their_chances()
         assert_eq!(c["plies"], 0);
     }
     let (s, v) = anyone
+        .post(
+            "/api/study/position",
+            json!({"position": xgid, "dice": "7-1"}),
+        )
+        .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (400, Some("bad_request")),
+        "{v}"
+    );
+    let (s, v) = anyone
         .post("/api/study/evaluate", json!({"position": xgid, "plies": 4}))
         .await;
     assert_eq!(s, 400, "{v}");
@@ -253,6 +264,16 @@ async fn candidate_plays_roll_out_together_and_a_stopped_rollout_resumes_to_the_
         (
             json!({"position": xgid, "trials": 1296, "plays": ["8/5 6/5", "24/21 6/5", "13/10 6/5", "24/23 8/5", "13/9"]}),
             "trials",
+        ),
+        (json!({"position": xgid, "truncate": 1001}), "truncate"),
+        // Sums for one item where two are rolled out, and sums of more trials than asked.
+        (
+            json!({"position": xgid, "plays": ["8/5 6/5", "24/21 6/5"], "resume": [{"trials": 0, "sum": [0, 0, 0, 0, 0, 0], "sum_sq": [0, 0, 0, 0, 0, 0]}]}),
+            "resume",
+        ),
+        (
+            json!({"position": xgid, "plays": ["8/5 6/5"], "resume": [{"trials": 500, "sum": [0, 0, 0, 0, 0, 0], "sum_sq": [0, 0, 0, 0, 0, 0]}]}),
+            "resume",
         ),
     ] {
         let (s, v) = anyone.post("/api/study/rollout", body.clone()).await;

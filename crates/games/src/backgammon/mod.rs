@@ -147,7 +147,7 @@ impl Face for Backgammon {
             "crawford": crawford,
             "crawford_game": self.is_crawford_game(),
             "game_number": self.game_number(),
-            "position_id": game.board().position_id(),
+            "position_id": ids.position_id,
             "xgid": ids.xgid,
             "gnubg": ids.gnubg(),
         })

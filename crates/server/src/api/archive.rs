@@ -18,6 +18,7 @@ use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::IntoResponse;
 use std::io::Write;
+use tabula_core::GameId;
 
 /// The most games in one archive.
 pub const MAX_GAMES: i64 = 200;
@@ -37,22 +38,14 @@ pub fn date_of(ms: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// `money`, `5-point-match`, or the game's own kind for the dice-free games.
-fn label(description: &str) -> String {
-    let d = description.to_ascii_lowercase();
-    if let Some(n) = d
-        .split("-point match")
-        .next()
-        .filter(|_| d.contains("-point match"))
-    {
-        let n: String = n.chars().rev().take_while(char::is_ascii_digit).collect();
-        let n: String = n.chars().rev().collect();
-        return format!("{n}-point-match");
+/// What a file name says of a game: `5-point-match`, `money` (the other dice games), or
+/// `game` (the dice-free ones).
+fn label(game: GameId, match_length: Option<u32>) -> String {
+    match (match_length, game) {
+        (Some(n), _) => format!("{n}-point-match"),
+        (None, GameId::Backgammon | GameId::NeverFinishing) => "money".to_string(),
+        (None, _) => "game".to_string(),
     }
-    if d.starts_with("money") {
-        return "money".to_string();
-    }
-    "game".to_string()
 }
 
 /// The player's finished games as a zip file.
@@ -86,11 +79,12 @@ pub async fn archive(
                 .unwrap_or_else(|| "?".into())
         };
         let (white, black) = (name(&s.white), name(&s.black));
+        let options = row.game_options()?;
         let stem = format!(
             "{}-{}-{}-{}",
             date_of(row.created_ms),
             row.game_type,
-            label(&s.description),
+            label(options.game_id(), options.match_length()),
             row.id
         );
         let mut names = vec![format!("{stem}.txt")];
@@ -163,8 +157,9 @@ mod tests {
 
     #[test]
     fn files_say_money_or_match() {
-        assert_eq!(label("5-point match, Crawford rule"), "5-point-match");
-        assert_eq!(label("money game, beavers, Jacoby rule"), "money");
-        assert_eq!(label("10x10 board"), "game");
+        assert_eq!(label(GameId::Backgammon, Some(5)), "5-point-match");
+        assert_eq!(label(GameId::NeverFinishing, None), "money");
+        assert_eq!(label(GameId::Backgammon, None), "money");
+        assert_eq!(label(GameId::HalmaGrasshopper, None), "game");
     }
 }

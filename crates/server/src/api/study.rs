@@ -244,7 +244,7 @@ pub(super) fn position_view(session: &Backgammon) -> PositionView {
 
 /// The XGID of the position `after` a play of `session`'s player on roll, the opponent to
 /// roll.
-pub(super) fn after_xgid(session: &Backgammon, after: &Position) -> Result<String, ApiError> {
+fn after_xgid(session: &Backgammon, after: &Position) -> Result<String, ApiError> {
     Ok(session_ids(&after_session(session, after)?).xgid)
 }
 

@@ -11,17 +11,16 @@
 //!   `tabula rollout` of the XGID it leaves (`after`), seen from the other side.
 //!
 //! The items run interleaved, a block of 36 trials each in turn, and every block sends the
-//! running results (`partial`) with each item's running sums. A stopped rollout keeps the
-//! last partial results; sent back as `resume`, the sums are continued from the next
+//! running results (`partial`) with each item's running sums. A reader that goes away ends
+//! the rollout within the trials under way. A stopped rollout keeps the last partial results; sent back as `resume`, the sums are continued from the next
 //! trial, and the result is the same, to the last bit, as a rollout run at once
 //! ([`tabula_ai::study::sums`]).
 //!
 //! Bounds: one rollout at a time per instance (then 503 `busy`), on
 //! `TABULA_ANALYSIS_THREADS` threads; at most [`MAX_TRIALS`] trials an item, [`MAX_PLAYS`]
-//! plays and [`MAX_TOTAL_TRIALS`] trials in all; a rollout whose reader has gone is given
-//! up within a block.
+//! plays and [`MAX_TOTAL_TRIALS`] trials in all.
 
-use super::study::{after_session, after_xgid, setup};
+use super::study::{after_session, setup};
 use crate::error::{ApiError, Json};
 use crate::AppState;
 use axum::body::{Body, Bytes};
@@ -31,7 +30,7 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use tabula_ai::backgammon::cube::{CubeState, Stakes};
+use tabula_ai::backgammon::cube::CubeState;
 use tabula_ai::backgammon::match_cube::Holder;
 use tabula_ai::backgammon::{ChancesReport, NeuralEvaluator, Probabilities};
 use tabula_ai::study::cube::{CubeAnalysis, Unit};
@@ -40,7 +39,7 @@ use tabula_ai::study::rollout::{self, RolloutConfig, RolloutResult};
 use tabula_ai::study::sums::Sums;
 use tabula_core::Color;
 use tabula_tables::backgammon::Backgammon;
-use tabula_tables::notation::match_play;
+use tabula_tables::notation::{match_play, session_ids};
 use tabula_tables::{MoveGen, Position};
 use utoipa::ToSchema;
 
@@ -168,19 +167,8 @@ struct Job {
     items: Vec<Item>,
 }
 
-fn unit_of(state: &CubeState) -> Unit {
-    match state.stakes {
-        Stakes::Money { .. } => Unit::Money,
-        Stakes::Match { .. } => Unit::MatchWinningChance,
-    }
-}
-
 fn holder_for(session: &Backgammon, player: Color) -> Holder {
-    match session.game().cube().owner() {
-        None => Holder::Centred,
-        Some(c) if c == player => Holder::Player,
-        Some(_) => Holder::Opponent,
-    }
+    Holder::of(session.game().cube().owner(), player)
 }
 
 /// Whether the player on roll may double now (the cube in play and not the opponent's).
@@ -239,7 +227,7 @@ fn job(req: RolloutRequest) -> Result<Job, ApiError> {
                 targets.push(Target::Play {
                     play: text.trim().to_string(),
                     after: after.flip(),
-                    after_xgid: after_xgid(&session, &after)?,
+                    after_xgid: session_ids(&next).xgid,
                     next: Box::new(next),
                 });
             }
@@ -350,6 +338,11 @@ fn run(
     let done = AtomicU32::new(job.items.iter().map(|i| i.done(job.cubeful)).sum());
     let step = (total / 50).max(1);
     let progress = || {
+        // A reader gone (Stop in the browser) ends the rollout within the trials under way,
+        // not at the next line sent.
+        if tx.is_closed() {
+            cancel.store(true, Ordering::Relaxed);
+        }
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
         if n.is_multiple_of(step) || n == total {
             send(json!({"progress": n, "trials": total}));
@@ -453,7 +446,7 @@ fn report(job: &Job, seconds: f64, last: bool) -> Value {
     let session = &job.session;
     let player = session.game().turn();
     let state = CubeState::of(session, player);
-    let unit = unit_of(&state);
+    let unit = Unit::of(&state.stakes);
     let items: Vec<Value> = job
         .items
         .iter()
@@ -559,7 +552,7 @@ fn cube_verdict(job: &Job, state: &CubeState) -> Option<CubeAnalysis> {
             };
             Some(CubeAnalysis {
                 chances: Probabilities::default(),
-                unit: unit_of(state),
+                unit: Unit::of(&state.stakes),
                 no_double: no_double.value as f32,
                 double_take: double_take.value as f32,
                 double_drop: double_drop as f32,

@@ -8,6 +8,7 @@
 import { get, post } from './api.js';
 import { h, s, clear, cap, clickable } from './dom.js';
 import { moverBoard, playBoard, whiteBoard } from './tables-logic.js';
+import { formatChance } from './hint.js';
 
 /** gnubg's marks as chess-style symbols. */
 export const MARKS = { 'doubtful': '?!', 'bad': '?', 'very bad': '??' };
@@ -57,7 +58,6 @@ export function decisionText(d, name) {
 export function alternativesTable(d) {
   const alts = d.alternatives || [];
   if (d.kind !== 'move' || !alts.length) return null;
-  const pct = x => `${(x * 100).toFixed(1)} %`;
   return h('table', { class: 'alternatives', 'data-testid': 'alternatives' },
     h('caption', { class: 'small muted' }, `The best plays of ${d.dice} for ${d.player} (EMG; chances after the play)`),
     h('thead', {}, h('tr', {}, ['#', 'Play', 'Equity', 'Diff', 'Win', 'W g', 'L g'].map((t, i) =>
@@ -67,9 +67,9 @@ export function alternativesTable(d) {
       h('td', { class: 'play' }, a.move, a.played ? h('span', { class: 'small muted' }, ' (played)') : null),
       h('td', { class: 'num' }, signed(a.equity)),
       h('td', { class: 'num' }, i === 0 ? 'best' : `−${Math.abs(a.diff).toFixed(3)}`),
-      h('td', { class: 'num' }, pct(a.chances.win)),
-      h('td', { class: 'num' }, pct(a.chances.win_gammon)),
-      h('td', { class: 'num' }, pct(a.chances.lose_gammon))))));
+      h('td', { class: 'num' }, formatChance(a.chances.win)),
+      h('td', { class: 'num' }, formatChance(a.chances.win_gammon)),
+      h('td', { class: 'num' }, formatChance(a.chances.lose_gammon))))));
 }
 
 /** The mark and error of a decision, for the event list. */

@@ -32,6 +32,9 @@ export function formatEquity(x, unit) {
   return (x < 0 ? MINUS : '+') + Math.abs(x).toFixed(3);
 }
 
+/** A chance as the panels write it: `52.3 %`. */
+export const formatChance = x => `${(x * 100).toFixed(1)} %`;
+
 /** A difference to the best: `best` for none, else `−0.045` (money) or `−1.2 %` (mwc, points of match-winning chance). */
 export function formatDiff(d, unit) {
   const shown = unit === 'mwc' ? Math.abs(d * 100).toFixed(1) : Math.abs(d).toFixed(3);

@@ -9,9 +9,8 @@
 
 import { h, clear, cap } from './dom.js';
 import { ApiError } from './api.js';
-import { formatEquity, formatDiff, hintBody } from './hint.js';
+import { formatEquity, formatDiff, formatChance, hintBody } from './hint.js';
 
-const pct = x => `${(x * 100).toFixed(1)} %`;
 
 /** Reads an NDJSON stream, calling `onLine` with each parsed line. */
 export async function readLines(response, onLine) {
@@ -34,8 +33,8 @@ export async function readLines(response, onLine) {
 /** The chances of a side as a small table (win, gammons and backgammons both ways). */
 export function chancesTable(c, caption) {
   const row = (label, win, gammon, bg) => h('tr', {},
-    h('th', { scope: 'row' }, label), h('td', { class: 'num' }, pct(win)),
-    h('td', { class: 'num' }, pct(gammon)), h('td', { class: 'num' }, pct(bg)));
+    h('th', { scope: 'row' }, label), h('td', { class: 'num' }, formatChance(win)),
+    h('td', { class: 'num' }, formatChance(gammon)), h('td', { class: 'num' }, formatChance(bg)));
   return h('table', { class: 'chances', 'data-testid': 'study-chances' },
     h('caption', { class: 'small muted' }, caption),
     h('thead', {}, h('tr', {}, h('th', {}), h('th', { scope: 'col', class: 'num' }, 'Games'),
@@ -81,7 +80,7 @@ function itemsTable(r, final) {
     h('td', { class: 'num' }, unit === 'mwc' ? `${(it.equity_std_err * 100).toFixed(2)} %` : it.equity_std_err.toFixed(3)),
     h('td', { class: 'num' }, `${formatEquity(it.equity_ci95[0], unit)} to ${formatEquity(it.equity_ci95[1], unit)}`),
     cubeless ? [it.chances.win, it.chances.win_gammon, it.chances.win_backgammon, it.chances.lose_gammon, it.chances.lose_backgammon]
-      .map(x => h('td', { class: 'num' }, pct(x))) : null))));
+      .map(x => h('td', { class: 'num' }, formatChance(x))) : null))));
 }
 
 /** What a report shows: the position's chances (cubeless), or the items' table, and the cube. */

@@ -8,13 +8,12 @@
 import { post, ApiError } from './api.js';
 import { h, clear, cap } from './dom.js';
 import { drawTables } from './board-tables.js';
-import { hintBody, formatEquity, formatDiff } from './hint.js';
+import { hintBody, formatEquity, formatDiff, formatChance } from './hint.js';
 import * as T from './tables-logic.js';
 import { startModel, emptyModel, modelFromView, toXgid, applyClick, editorControls, onBoard, CHECKERS } from './study-editor.js';
 import { rolloutRunner, chancesTable } from './study-rollout.js';
 
 
-const pct = x => `${(x * 100).toFixed(1)} %`;
 const DEFAULT = 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10';
 
 /** The ranked plays of a hint, each with the chances after it and a box to choose it for a rollout. */
@@ -41,7 +40,7 @@ function candidatesTable(v, picked, onPick) {
     h('td', { class: 'num' }, formatEquity(m.equity, unit)),
     h('td', { class: 'num', 'data-testid': 'hint-diff' }, formatDiff(m.diff, unit)),
     [m.chances.win, m.chances.win_gammon, m.chances.win_backgammon, m.chances.lose_gammon, m.chances.lose_backgammon]
-      .map(x => h('td', { class: 'num' }, pct(x))),
+      .map(x => h('td', { class: 'num' }, formatChance(x))),
     h('td', { class: 'num' }, `${m.plies}-ply`)))));
 }
 
