@@ -89,6 +89,8 @@ fn serve(db: &Path, env: &[(&str, &str)]) -> (std::process::Child, String) {
         .env("TABULA_ANALYSIS_PLIES", "0")
         // Bots answer at once (their human-like pause is for people, not for the test).
         .env("TABULA_BOT_DELAY_MS", "0")
+        // A trainer exercise answered wrong comes back after 2 s, not 10 minutes (5d).
+        .env("TABULA_TRAINER_AGAIN_SECS", "2")
         .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .spawn()

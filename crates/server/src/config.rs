@@ -13,6 +13,7 @@
 //! | `TABULA_ANALYSIS_PLIES` | 0 to 3 | 2 |
 //! | `TABULA_ANALYSIS_THREADS` | 0 to 64 | 1 |
 //! | `TABULA_ANALYSIS_QUEUE` | a positive whole number | 64 |
+//! | `TABULA_TRAINER_AGAIN_SECS` | 1 to 86,400 | 600 ([`crate::trainer`]) |
 //! | `TABULA_BOT_DELAY_MS` | 0 to 10,000 | [`BOT_DELAY_MS`] |
 //! | `TABULA_ABANDON_AFTER_SECS` | 1 to 31,536,000 (a year) | [`ABANDON_AFTER_SECS`] (7 days) |
 //! | `TABULA_SQLITE_MAX_MB` | a whole number of mebibytes (0: no cap) | no cap |
@@ -139,6 +140,9 @@ impl Config {
         if let Some(q) = env.positive("TABULA_ANALYSIS_QUEUE")? {
             n.queue = i64::try_from(q).unwrap_or(i64::MAX);
         }
+        if let Some(s) = env.between("TABULA_TRAINER_AGAIN_SECS", 1, 24 * 3600)? {
+            n.trainer_again = Duration::from_secs(s);
+        }
         if let Some(ms) = env.between("TABULA_BOT_DELAY_MS", 0, MAX_BOT_DELAY_MS)? {
             c.bot_delay = Duration::from_millis(ms);
         }
@@ -165,6 +169,9 @@ pub struct AnalysisSettings {
     pub threads: usize,
     /// Jobs that may wait (`TABULA_ANALYSIS_QUEUE`, default 64).
     pub queue: i64,
+    /// How long a trainer exercise answered wrong waits before it comes back
+    /// (`TABULA_TRAINER_AGAIN_SECS`, default 10 minutes; [`crate::trainer`]).
+    pub trainer_again: Duration,
 }
 
 impl Default for AnalysisSettings {
@@ -173,6 +180,7 @@ impl Default for AnalysisSettings {
             plies: 2,
             threads: 1,
             queue: 64,
+            trainer_again: Duration::from_secs(600),
         }
     }
 }

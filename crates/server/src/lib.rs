@@ -17,6 +17,7 @@
 //!   [`referee`]: the server's own rolls and time-outs; [`hook`]: the one post-commit hook
 //!   that starts both; [`abandon`]: games against a bot left untouched, ended;
 //! - [`analysis`]: analysis jobs of finished backgammon games, shared by the instances;
+//!   [`trainer`]: a player's marked decisions as exercises on a spaced schedule;
 //! - [`live`]: WebSocket fan-out; [`api`]: the HTTP routes and OpenAPI;
 //! - [`listen`]: the accept loop (timeouts, connection cap, graceful shutdown);
 //!   [`guard`]: the middleware on every route (security headers, request timeout, JSON
@@ -44,6 +45,7 @@ pub mod ratings;
 pub mod referee;
 pub mod service;
 pub mod store;
+pub mod trainer;
 pub mod web;
 
 use std::net::SocketAddr;

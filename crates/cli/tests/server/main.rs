@@ -23,3 +23,4 @@ mod security_state;
 mod security_web;
 mod storage_faults;
 mod study;
+mod trainer;

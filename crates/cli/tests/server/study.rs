@@ -309,14 +309,61 @@ async fn the_cube_rolls_out_cubeful_and_a_second_rollout_at_once_is_told_busy() 
             .await;
         assert_eq!(s, 200, "rollout {seed} right after the last: {body}");
     }
-    // One rollout at a time per server: a second one meanwhile gets 503 busy.
+    // One rollout at a time per client: a second one from the same address meanwhile gets
+    // 429 too_many; and one at a time per server: another client's gets 503 busy.
     let long = json!({"position": MATCH, "trials": 1296});
     let url = format!("{}/api/study/rollout", server.base);
     let http = reqwest::Client::new();
     let first = http.post(&url).json(&long).send().await.unwrap();
     assert_eq!(first.status(), 200);
     let (s, v) = anyone.post("/api/study/rollout", long.clone()).await;
+    assert_eq!(s, 429, "{v}");
+    assert_eq!(v["error"]["code"], "too_many");
+    let someone = Client::guest(&server.base, "someone").await;
+    let (s, v) = someone.post("/api/study/rollout", long.clone()).await;
     assert_eq!(s, 503, "{v}");
     assert_eq!(v["error"]["code"], "busy");
     drop(first);
+}
+
+#[tokio::test]
+async fn a_client_has_one_evaluation_at_a_time() {
+    let server = Server::start_with_env(&sqlite(), ENV);
+    let anyone = Client::anonymous(&server.base);
+    // A 3-ply ranking of a contact roll takes seconds: the second request from the same
+    // client arrives while it runs.
+    let slow = json!({"position": MATCH, "dice": "3-1", "plies": 3});
+    let url = format!("{}/api/study/evaluate", server.base);
+    let first = tokio::spawn({
+        let slow = slow.clone();
+        async move {
+            reqwest::Client::new()
+                .post(&url)
+                .json(&slow)
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (s, v) = anyone.post("/api/study/evaluate", slow.clone()).await;
+    assert_eq!(s, 429, "{v}");
+    assert_eq!(v["error"]["code"], "too_many");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("one at a time"),
+        "{v}"
+    );
+    assert_eq!(first.await.unwrap(), 200);
+    // Once it has ended, the next is taken.
+    let (s, v) = anyone
+        .post(
+            "/api/study/evaluate",
+            json!({"position": MATCH, "plies": 0}),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
 }

@@ -51,6 +51,8 @@ use utoipa::OpenApi;
         super::progress::progress,
         super::archive::archive,
         super::study_rollout::rollout,
+        super::trainer::trainer,
+        super::trainer::answer,
         super::stats::stats,
     ),
     components(schemas(
@@ -72,6 +74,11 @@ use utoipa::OpenApi;
         super::study_rollout::SumsJson,
         super::study::EvaluateView,
         super::study::ChancesView,
+        super::trainer::TrainerView,
+        super::trainer::ExerciseView,
+        super::trainer::AnswerRequest,
+        super::trainer::AnswerView,
+        crate::store::trainer::Score,
         crate::store::analyses::JobRow,
         crate::clock::TimeControl,
         crate::clock::ClockView,
@@ -100,6 +107,21 @@ mod tests {
             assert!(login.contains(text), "{text}: {login}");
         }
         assert!(doc["components"]["schemas"]["SessionRow"].is_object());
+    }
+
+    #[test]
+    fn the_document_describes_the_trainer_and_the_study_bounds_per_client() {
+        let doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        assert!(doc["paths"]["/api/trainer"]["get"].is_object());
+        let answer = doc["paths"]["/api/trainer/{id}/answer"]["post"]["responses"].to_string();
+        for text in ["bad_choice", "not_due", "learned", "429", "503"] {
+            assert!(answer.contains(text), "{text}: {answer}");
+        }
+        for path in ["/api/study/evaluate", "/api/study/rollout"] {
+            let r = doc["paths"][path]["post"]["responses"].to_string();
+            assert!(r.contains("429") && r.contains("too_many"), "{path}: {r}");
+        }
+        assert!(doc["components"]["schemas"]["AnswerView"].is_object());
     }
 
     #[test]

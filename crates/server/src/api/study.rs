@@ -15,6 +15,7 @@
 //! then 503 `busy`).
 
 use super::analysis::HintView;
+use super::study_limits::StudyClient;
 use crate::error::{ApiError, Json};
 use crate::games::board_json;
 use crate::AppState;
@@ -200,9 +201,11 @@ pub async fn position(Json(req): Json<PositionRequest>) -> Result<Json<PositionV
 #[utoipa::path(post, path = "/api/study/evaluate", request_body = EvaluateRequest,
     responses((status = 200, body = EvaluateView),
         (status = 400, description = "bad_position (with the reason), bad_request (bad dice, plies above 3)", body = crate::error::ErrorBody),
+        (status = 429, description = "too_many: this client's last evaluation is still running", body = crate::error::ErrorBody),
         (status = 503, description = "busy", body = crate::error::ErrorBody)))]
 pub async fn evaluate(
     State(state): State<AppState>,
+    StudyClient(client): StudyClient,
     Json(req): Json<EvaluateRequest>,
 ) -> Result<Json<EvaluateView>, ApiError> {
     let session = setup(&req.position, req.dice.as_deref())?;
@@ -212,6 +215,7 @@ pub async fn evaluate(
             "plies is 0 to {MAX_PLIES}, not {plies}"
         )));
     }
+    let _mine = super::study_limits::one_per_client(&state, "evaluation", &client)?;
     let _permit = super::permit(&state.hints, "evaluations").await?;
     let view = tokio::task::spawn_blocking(move || evaluate_now(&session, plies))
         .await

@@ -21,6 +21,7 @@
 //! plays and [`MAX_TOTAL_TRIALS`] trials in all.
 
 use super::study::{after_session, setup};
+use super::study_limits::StudyClient;
 use crate::error::{ApiError, Json};
 use crate::AppState;
 use axum::body::{Body, Bytes};
@@ -280,12 +281,15 @@ fn job(req: RolloutRequest) -> Result<Job, ApiError> {
 #[utoipa::path(post, path = "/api/study/rollout", request_body = RolloutRequest,
     responses((status = 200, description = "application/x-ndjson: progress lines, partial reports, then the result. A report: kind (position, plays or cube), cubeful, unit (cubeless, money or mwc), trials, seed, truncate, seconds, items (each: label, move and after for plays, trials done, equity, equity_std_err, equity_ci95, sums to resume from; cubeless: chances and std_err of the five), and the cube decision (double_drop, proper) where the player on roll may double", content_type = "application/x-ndjson"),
         (status = 400, description = "bad_position, bad_request (trials, truncate, plays, dice, resume), naming the field", body = crate::error::ErrorBody),
+        (status = 429, description = "too_many: this client's last rollout is still running", body = crate::error::ErrorBody),
         (status = 503, description = "busy: another rollout is running on this instance", body = crate::error::ErrorBody)))]
 pub async fn rollout(
     State(state): State<AppState>,
+    StudyClient(client): StudyClient,
     Json(req): Json<RolloutRequest>,
 ) -> Result<Response, ApiError> {
     let job = job(req)?;
+    let mine = super::study_limits::one_per_client(&state, "rollout", &client)?;
     let permit = state.rollouts.clone().try_acquire_owned().map_err(|_| {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -301,6 +305,7 @@ pub async fn rollout(
         // The place is free before the result is sent: a client that starts its next
         // rollout as soon as this one ends is not told this one is still running.
         drop(permit);
+        drop(mine);
         if let Some(last) = last {
             let _ = tx.send(last.to_string());
         }

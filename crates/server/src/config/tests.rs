@@ -66,6 +66,7 @@ fn good_values_are_taken() {
         ("TABULA_ANALYSIS_PLIES", "0"),
         ("TABULA_ANALYSIS_THREADS", "0"),
         ("TABULA_ANALYSIS_QUEUE", "1"),
+        ("TABULA_TRAINER_AGAIN_SECS", "2"),
         ("TABULA_BOT_DELAY_MS", "0"),
         ("TABULA_SQLITE_MAX_MB", "2"),
         ("TABULA_WEB_DIR", "/srv/web"),
@@ -89,7 +90,8 @@ fn good_values_are_taken() {
         AnalysisSettings {
             plies: 0,
             threads: 0,
-            queue: 1
+            queue: 1,
+            trainer_again: Duration::from_secs(2),
         }
     );
     assert_eq!(c.bot_delay, Duration::ZERO);
@@ -158,6 +160,8 @@ fn ranged_variables_refuse_values_out_of_range() {
         ("TABULA_BOT_DELAY_MS", "fast", "0 to 10000"),
         ("TABULA_ABANDON_AFTER_SECS", "0", "1 to 31536000"),
         ("TABULA_ABANDON_AFTER_SECS", "a week", "1 to 31536000"),
+        ("TABULA_TRAINER_AGAIN_SECS", "0", "1 to 86400"),
+        ("TABULA_TRAINER_AGAIN_SECS", "86401", "1 to 86400"),
     ] {
         assert_eq!(
             refusal(name, bad),

@@ -92,6 +92,8 @@ pub struct App {
     pub hints: tokio::sync::Semaphore,
     /// The analysis board's rollouts: one at a time per instance (`/api/study/rollout`).
     pub rollouts: std::sync::Arc<tokio::sync::Semaphore>,
+    /// The clients with a study request running ([`crate::api::study_limits`]).
+    pub studying: crate::api::study_limits::Running,
     /// `/readyz` ([`crate::api::readiness::Readiness`]).
     pub readiness: crate::api::readiness::Readiness,
     /// Where the browser client's files are read from, if not the built-in ones
@@ -422,6 +424,7 @@ impl App {
             analysis_wake: tokio::sync::Notify::new(),
             hints: tokio::sync::Semaphore::new(HINTS_AT_ONCE),
             rollouts: std::sync::Arc::new(tokio::sync::Semaphore::new(1)),
+            studying: Arc::default(),
             watching: Mutex::default(),
             bot_delay: config.bot_delay,
             abandon_after: config.abandon_after,

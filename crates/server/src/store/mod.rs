@@ -10,7 +10,8 @@
 //! - [`batch`]: the group commit's transaction (game rows, events, ratings, `NOTIFY`);
 //!   [`ratings`]: the rows of the ratings (the rating math is [`crate::ratings`]);
 //! - [`chat`]: the players' chat and their chat choices;
-//! - [`analyses`]: the analysis jobs; [`listen`]: `LISTEN` for other instances' changes;
+//! - [`analyses`]: the analysis jobs; [`trainer`]: the trainer's exercises; [`listen`]:
+//!   `LISTEN` for other instances' changes;
 //! - [`error`]: [`StoreError`]; [`faults`]: what a database error means (full, unreachable,
 //!   a commit of unknown outcome), the connections never reused after a failure, the time
 //!   limits, the readiness probe.
@@ -30,6 +31,7 @@ pub mod listen;
 pub mod players;
 pub mod ratings;
 pub mod sessions;
+pub mod trainer;
 
 pub use batch::GameWrite;
 pub use creations::Created;

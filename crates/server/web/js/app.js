@@ -1,5 +1,5 @@
 // Tabula's browser client: a small router over plain ES modules. Routes: `/` (lobby),
-// `/login`, `/game/ID` (`?invite=CODE` joins), `/replay/ID`, `/player/ID`, `/stats`, `/study` (the analysis
+// `/login`, `/game/ID` (`?invite=CODE` joins), `/replay/ID`, `/player/ID`, `/stats`, `/trainer`, `/study` (the analysis
 // board), `/rules` and `/rules/GAME` (the rules pages, `#CODE` for the rule behind an ending),
 // `/preferences` (js/preferences.js).
 
@@ -8,6 +8,7 @@ import { h, clear } from './dom.js';
 import { GamePage } from './game-page.js';
 import { lobbyPage, loginPage, playerPage, statsPage, replayPage } from './pages.js';
 import { studyPage } from './study.js';
+import { trainerPage } from './trainer.js';
 import { preferencesPage, load as loadPreferences } from './preferences.js';
 import { rulesPage } from './rules.js';
 
@@ -85,6 +86,7 @@ async function route() {
     else if (path === '/login') app.page = await loginPage(app, main, params);
     else if (path === '/stats') app.page = await statsPage(app, main);
     else if (path === '/study') app.page = await studyPage(app, main, params);
+    else if (path === '/trainer') app.page = await trainerPage(app, main);
     else if (path === '/preferences') app.page = await preferencesPage(app, main);
     else if ((m = /^\/rules(?:\/([^/]+))?$/.exec(path))) app.page = await rulesPage(app, main, m[1] && decodeURIComponent(m[1]));
     else if ((m = /^\/game\/([^/]+)$/.exec(path))) {

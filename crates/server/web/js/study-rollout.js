@@ -129,8 +129,8 @@ export function rolloutRunner(el) {
     el.dataset.state = 'running';
     show(status, table);
     try {
-      // A rollout just stopped frees the server's place within a block: "busy" is waited out
-      // for a few seconds before it is shown.
+      // A rollout just stopped frees the server's place (and this client's) within a block:
+      // "busy" and "too many" are waited out for a few seconds before they are shown.
       let response;
       for (let attempt = 0; ; attempt++) {
         response = await fetch('/api/study/rollout', {
@@ -138,7 +138,7 @@ export function rolloutRunner(el) {
           body: JSON.stringify(resume ? { ...body, resume } : body),
           credentials: 'same-origin', signal: controller.signal,
         });
-        if (response.status !== 503 || attempt >= 15) break;
+        if ((response.status !== 503 && response.status !== 429) || attempt >= 15) break;
         label.textContent = 'waiting for the server…';
         await new Promise(r => setTimeout(r, 300));
       }

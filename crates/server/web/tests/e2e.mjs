@@ -634,6 +634,112 @@ await scenario('5c: the replay page analyses the backgammon game: ratings, marks
   checkErrors(page, 'analysis');
 });
 
+// ---- scenario 5d: the trainer --------------------------------------------------------------
+
+/** The right cube choice of a report's decision, from its proper action ("Double, take"). */
+function properChoice(d) {
+  const [doubler, taker] = (d.proper || '').split(',').map(x => x.trim().toLowerCase());
+  if (d.kind === 'double' || d.kind === 'no-double') return /^(re)?double/.test(doubler) ? 'double' : 'no-double';
+  return /take|beaver/.test(taker || '') ? 'take' : 'pass';
+}
+
+await scenario('5d: the trainer asks the guest the decisions marked in the analysed game; one answered wrong (as played) comes back later and is answered right', async () => {
+  if (!soloPage || !finished.backgammon) fail('scenario 1 did not finish its games');
+  const page = soloPage;
+  const id = finished.backgammon;
+  const view = await page.evaluate(async id => (await fetch(`/api/games/${id}/analysis`)).json(), id);
+  if (view.state !== 'done') fail('scenario 5c did not analyse the game');
+  const record = await page.evaluate(async id => (await fetch(`/api/games/${id}/record`)).json(), id);
+  const mine = ['white', 'black'].find(c => record.game[c] && record.game[c].kind !== 'bot');
+  const kinds = ['move', 'double', 'no-double', 'take', 'pass'];
+  const decisions = view.report.decisions.filter(d => d.player === mine && d.mark && kinds.includes(d.kind));
+  if (!decisions.length) fail('the guest made no marked decision in the analysed game: nothing to train');
+  const byId = new Map(decisions.map(d => [`${id}-${d.version}`, d]));
+  await page.click('[data-testid=nav-trainer]');
+  clicks++;
+  await page.waitForSelector('[data-testid=trainer-prompt], [data-testid=trainer-empty]');
+  const score = await page.textContent('[data-testid=trainer-score]');
+  const n = decisions.length;
+  if (!score.startsWith(`${n} exercise${n === 1 ? '' : 's'} from your analysed games: ${n} due now`)) fail(`the score reads "${score}" for ${n} marked decisions`);
+  const known = new Map(); // exercise -> best choice, as the server graded it
+  let target = null, missed = false, answered = 0;
+  const deadline = Date.now() + 120000;
+  for (;;) {
+    if (Date.now() > deadline) fail('the exercise answered wrong did not come back within two minutes');
+    await page.waitForSelector('[data-testid=trainer-prompt], [data-testid=trainer-empty]');
+    const prompt = await page.$('[data-testid=trainer-prompt]');
+    if (!prompt) {
+      const empty = await page.textContent('[data-testid=trainer-empty]');
+      if (!/comes back in/.test(empty)) fail(`nothing due, and the page says "${empty}"`);
+      await page.waitForTimeout(500);
+      await page.reload();
+      continue;
+    }
+    const ex = await prompt.getAttribute('data-exercise');
+    const kind = await prompt.getAttribute('data-kind');
+    const d = byId.get(ex);
+    if (!d) fail(`exercise ${ex} is no marked decision of the guest's`);
+    let choice;
+    if (!target) {
+      target = ex;
+      choice = kind === 'move' ? d.played : d.kind;
+      if (kind === 'move') {
+        // the board takes the play: a checker picked shows where it may go
+        const source = (await page.$$('[data-testid=board] [data-source]'))[0];
+        if (!source) fail('the exercise\'s board offers no checker to move');
+        await source.click();
+        clicks++;
+        if (!(await page.$('[data-testid=board] [data-dest]'))) fail('a picked checker shows no destination');
+      }
+    } else choice = known.get(ex) || (kind === 'move' ? d.best : properChoice(d));
+    const graded = page.waitForResponse(r => r.url().endsWith(`/api/trainer/${ex}/answer`));
+    if (kind === 'move') {
+      await page.fill('[data-testid=trainer-move-input]', choice);
+      await page.click('[data-testid=trainer-move-submit]');
+    } else await page.click(`[data-testid=trainer-${choice}]`);
+    clicks++;
+    const a = await (await graded.catch(async e => {
+      const said = await page.textContent('[data-testid=trainer-message]').catch(() => 'nothing');
+      fail(`no answer was sent for ${choice} (${kind} ${ex}); the page says: ${said}`);
+    })).json();
+    if (a.error) fail(`the answer ${choice} to ${ex} was refused: ${a.error.message}`);
+    answered++;
+    known.set(ex, a.best);
+    await page.waitForSelector('[data-testid=trainer-verdict]');
+    const verdict = await page.getAttribute('[data-testid=trainer-verdict]', 'data-right');
+    if (verdict !== String(a.right)) fail(`the page says right=${verdict}, the server ${a.right}`);
+    const schedule = await page.textContent('[data-testid=trainer-schedule]');
+    if (ex === target && !missed) {
+      if (a.right) fail(`the play made in the game, ${choice}, was graded the best`);
+      if (!/^It comes back in \d+ seconds?\.$/.test(schedule)) fail(`after a miss the page says "${schedule}"`);
+      const alts = await page.$$eval('[data-testid=trainer-alternatives] [data-testid=trainer-alternative], [data-testid=trainer-cube] tr', l => l.length);
+      if (!alts) fail('the answer shows no alternatives');
+      missed = true;
+      await shot(page, 'trainer');
+      if (SHOTS) {
+        // the next exercise on a phone, in a second tab of the same guest
+        const phone = await page.context().newPage();
+        await phone.setViewportSize({ width: 390, height: 844 });
+        await phone.goto(`${BASE}/trainer`);
+        await phone.waitForSelector('[data-testid=trainer-prompt], [data-testid=trainer-empty]');
+        await shot(phone, 'trainer-phone');
+        await phone.close();
+      }
+    } else if (ex === target) {
+      if (!a.right) fail(`the best choice ${choice} came back wrong`);
+      if (!/to make sure/.test(schedule)) fail(`a right answer after a miss says "${schedule}"`);
+      break;
+    }
+    await page.click('[data-testid=trainer-next]');
+    clicks++;
+    await page.waitForSelector('[data-testid=trainer-answer]', { state: 'detached' });
+  }
+  notable[`trainer: ${n} exercises, ${answered} answers`] = 1;
+  const after = await page.textContent('[data-testid=trainer-score]');
+  if (!/\d+ of your \d+ answers right/.test(after)) fail(`the score reads "${after}"`);
+  checkErrors(page, 'trainer');
+});
+
 // ---- scenario 6: registration and login, resigning, a 10x10 Halma game ------------------
 
 await scenario('6: a user registers and logs in through the pages, resigns a money game to the bot, and plays on a 10x10 Halma board', async () => {
