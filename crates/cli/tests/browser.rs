@@ -49,7 +49,21 @@ fn the_browser_client_plays_every_game_end_to_end() {
         }
     }
     let db = std::env::temp_dir().join(format!("tabula_browser_{}.sqlite3", std::process::id()));
-    let (mut server, base) = serve(&db, &[]);
+    // Scenario 27 reads exact Grasshopper values: a small endgame table (at most 2 checkers
+    // a side, 0.1 s to build) in a cache folder of the test's own.
+    let cache = std::env::temp_dir().join(format!("tabula_browser_cache_{}", std::process::id()));
+    let built = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["solve", "grasshopper", "--tables", "2"])
+        .env("TABULA_CACHE_DIR", &cache)
+        .output()
+        .expect("tabula solve runs");
+    assert!(
+        built.status.success(),
+        "the endgame table was not built: {}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let cache_dir = cache.to_str().expect("a UTF-8 temporary folder");
+    let (mut server, base) = serve(&db, &[("TABULA_CACHE_DIR", cache_dir)]);
     // Scenario 25's own server: games against a bot left untouched for 3 s end (its short
     // idle limit would end the other scenarios' idle games on the main server).
     let idle_db = std::env::temp_dir().join(format!(
@@ -75,6 +89,7 @@ fn the_browser_client_plays_every_game_end_to_end() {
     for f in [&db, &idle_db] {
         let _ = std::fs::remove_file(f);
     }
+    let _ = std::fs::remove_dir_all(&cache);
     assert!(status.success(), "the browser scenarios failed: {status:?}");
 }
 

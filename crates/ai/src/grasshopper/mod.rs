@@ -17,7 +17,7 @@ pub mod tables;
 mod tests;
 mod zobrist;
 
-pub use eval::evaluate;
+pub use eval::{evaluate, WIN_BOUND};
 pub use search::{Limits, Outcome, Searcher};
 pub use zobrist::key;
 

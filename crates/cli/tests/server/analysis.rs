@@ -372,3 +372,70 @@ async fn a_full_analysis_queue_answers_busy_and_a_finished_game_gets_no_hint() {
     let (s, _) = alice.get(&format!("/api/games/{second}/analysis")).await;
     assert_eq!(s, 404);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_never_finishing_game_is_analysed_play_by_play() {
+    let server = Server::start_with_env(&sqlite(), ENV);
+    let alice = Client::guest(&server.base, "alice").await;
+    let g = alice
+        .create(
+            json!({"game": "never-finishing", "match_length": 1}),
+            json!({"kind": "bot", "level": "easy"}),
+        )
+        .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    play_to_end(&alice, &id, "white", 21).await;
+    let (s, r) = alice
+        .post(&format!("/api/games/{id}/analysis"), json!({}))
+        .await;
+    assert!(s == 202 || s == 200, "{r}");
+    let a = wait_done(&alice, &id, 300).await;
+    assert_eq!(a["state"], "done", "{a}");
+    let report = &a["report"];
+    let decisions = report["decisions"].as_array().unwrap();
+    assert!(!decisions.is_empty(), "{report}");
+    // Every play of the log is a decision, in order, each at the version its entry made.
+    let (_, record) = alice.get(&format!("/api/games/{id}/record")).await;
+    let plays: Vec<i64> = record["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|st| &st["event"])
+        .filter(|e| e["kind"] == "action" && e["payload"].as_str().unwrap().contains('/'))
+        .map(|e| e["version"].as_i64().unwrap())
+        .collect();
+    let versions: Vec<i64> = decisions
+        .iter()
+        .map(|d| d["version"].as_i64().unwrap())
+        .collect();
+    assert_eq!(versions, plays);
+    for d in decisions {
+        assert_eq!(d["kind"], "move");
+        let error = d["error"].as_f64().unwrap();
+        assert!(error >= 0.0, "{d}");
+        let mark = d["mark"].as_str().unwrap();
+        let expected = if error >= 0.12 {
+            "very bad"
+        } else if error >= 0.06 {
+            "bad"
+        } else if error >= 0.03 {
+            "doubtful"
+        } else {
+            ""
+        };
+        assert_eq!(mark, expected, "{d}");
+        if d["counted"] == true {
+            let alts = d["alternatives"].as_array().unwrap();
+            assert!(!alts.is_empty() && alts.len() <= 5, "{d}");
+            assert_eq!(alts[0]["move"], d["best"]);
+            if error == 0.0 {
+                assert_eq!(d["best"], d["played"], "{d}");
+            }
+        }
+    }
+    for p in report["players"].as_array().unwrap() {
+        assert_eq!(p["cube_decisions"], 0, "no cube in Never-Finishing: {p}");
+        assert!(p["rating"].is_string());
+        assert_eq!(p["overall_error_rate"], p["chequer_error_rate"]);
+    }
+}

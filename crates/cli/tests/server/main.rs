@@ -23,4 +23,5 @@ mod security_state;
 mod security_web;
 mod storage_faults;
 mod study;
+mod study_variants;
 mod trainer;

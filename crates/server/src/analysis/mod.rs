@@ -1,4 +1,5 @@
-//! The analysis of finished backgammon games as jobs: a request queues one in the database
+//! The analysis of finished backgammon and Never-Finishing games as jobs (Never-Finishing's
+//! chequer plays by `tabula_ai::study::analyse_nf`, in the same report): a request queues one in the database
 //! ([`crate::store::analyses`]), a worker on any instance claims it, replays the game's log into its
 //! decisions, analyses them on the shipped nets (`tabula_ai::study::analyse`, the same as
 //! `tabula analyse`) and stores the report with the game. Progress reaches the game's
@@ -20,9 +21,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tabula_ai::backgammon::NeuralEvaluator;
+use tabula_ai::never_finishing::NfEvaluator;
 use tabula_ai::study::analyse::{analyse, Settings, Step};
-use tabula_ai::study::report::{decision_report, players, DecisionReport, PlayerReport};
-use tabula_core::ByColor;
+use tabula_ai::study::analyse_nf::{analyse_nf, NfStep};
+use tabula_ai::study::report::{
+    decision_report, player_report, players, DecisionReport, PlayerReport,
+};
+use tabula_core::{ByColor, Color};
 
 /// How the analysis runs on this instance ([`crate::config`]).
 pub use crate::config::AnalysisSettings as Config;
@@ -66,6 +71,25 @@ pub fn decisions(
                 .ok_or_else(|| format!("entry {} is not a backgammon decision", e.version))?;
             steps.push(step);
             versions.push(e.version);
+        }
+        replay_event(&mut table, e).map_err(|e| e.message)?;
+    }
+    Ok((steps, versions))
+}
+
+/// The chequer plays of a Never-Finishing game's log, each with the version its entry made.
+pub fn nf_decisions(
+    options: &crate::games::GameOptions,
+    events: &[EventRow],
+) -> Result<(Vec<NfStep>, Vec<i64>), String> {
+    let mut table = Table::new(options)?;
+    let (mut steps, mut versions) = (Vec::new(), Vec::new());
+    for e in events {
+        if e.kind == "action" {
+            if let Some(step) = table.never_finishing_play(&e.payload) {
+                steps.push(step);
+                versions.push(e.version);
+            }
         }
         replay_event(&mut table, e).map_err(|e| e.message)?;
     }
@@ -133,19 +157,62 @@ async fn run(
     if loaded.row.state != "finished" {
         return Err("the game is not finished".into());
     }
+    let events = state.db.events(game, 0).await.map_err(|e| e.to_string())?;
+    let options = loaded.row.game_options().map_err(|e| e.message)?;
+    if let Some(nf) = loaded.table.never_finishing() {
+        let match_length = match nf.options().scoring {
+            tabula_tables::never_finishing::Scoring::Match { length } => u32::from(length),
+            tabula_tables::never_finishing::Scoring::Money { .. } => 0,
+        };
+        let (steps, versions) = nf_decisions(&options, &events)?;
+        let total = steps.len();
+        let counter = Arc::new(AtomicUsize::new(0));
+        let threads = state.analysis.threads;
+        let names: ByColor<String> = loaded.names.clone();
+        let work = {
+            let counter = counter.clone();
+            tokio::task::spawn_blocking(move || -> Result<String, String> {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| e.to_string())?;
+                let started = std::time::Instant::now();
+                let analysis = pool.install(|| {
+                    analyse_nf(NfEvaluator::shipped(), &steps, plies, || {
+                        counter.fetch_add(1, Ordering::Relaxed);
+                    })
+                });
+                let report = Report {
+                    plies,
+                    seconds: started.elapsed().as_secs_f64(),
+                    match_length,
+                    players: [
+                        player_report(&names.white, Color::White, &analysis.white),
+                        player_report(&names.black, Color::Black, &analysis.black),
+                    ],
+                    decisions: analysis
+                        .decisions
+                        .into_iter()
+                        .map(|d| DecisionView {
+                            version: versions[d.step],
+                            decision: d,
+                        })
+                        .collect(),
+                };
+                serde_json::to_string(&report).map_err(|e| e.to_string())
+            })
+        };
+        return drive(state, worker, game, total, counter, work).await;
+    }
     let Some(session) = loaded.table.backgammon() else {
-        return Err("only backgammon games are analysed".into());
+        return Err("only backgammon and Never-Finishing games are analysed".into());
     };
     let match_length = match session.options().mode {
         tabula_tables::backgammon::Mode::Match { length, .. } => u32::from(length),
         tabula_tables::backgammon::Mode::Money { .. } => 0,
     };
-    let events = state.db.events(game, 0).await.map_err(|e| e.to_string())?;
-    let options = loaded.row.game_options().map_err(|e| e.message)?;
     let (steps, versions) = decisions(&options, &events)?;
     let total = steps.len();
-    let _ = state.db.analysis_progress(game, worker, 0, total).await;
-    announce(state, game, "running", 0, total).await;
     let counter = Arc::new(AtomicUsize::new(0));
     let threads = state.analysis.threads;
     let names: ByColor<String> = loaded.names.clone();
@@ -183,6 +250,21 @@ async fn run(
             serde_json::to_string(&report).map_err(|e| e.to_string())
         })
     };
+    drive(state, worker, game, total, counter, work).await
+}
+
+/// Waits for an analysis `work` of `total` decisions, announcing its progress (`counter`)
+/// and beating the job's heartbeat every second; the report and the count.
+async fn drive(
+    state: &AppState,
+    worker: &str,
+    game: &str,
+    total: usize,
+    counter: Arc<AtomicUsize>,
+    work: tokio::task::JoinHandle<Result<String, String>>,
+) -> Result<(String, usize), String> {
+    let _ = state.db.analysis_progress(game, worker, 0, total).await;
+    announce(state, game, "running", 0, total).await;
     tokio::pin!(work);
     let mut reported = 0;
     loop {

@@ -58,7 +58,7 @@ fn view(job: JobRow) -> AnalysisView {
 /// 200 with the game's job when it already has one that did not fail.
 #[utoipa::path(post, path = "/api/games/{id}/analysis",
     responses((status = 202, body = AnalysisView), (status = 200, body = AnalysisView),
-        (status = 400, description = "not_backgammon: only backgammon games are analysed", body = crate::error::ErrorBody),
+        (status = 400, description = "not_backgammon: only backgammon and Never-Finishing games are analysed", body = crate::error::ErrorBody),
         (status = 401, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody),
         (status = 409, description = "not_finished: the game is still being played", body = crate::error::ErrorBody),
@@ -69,7 +69,13 @@ pub async fn request(
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<AnalysisView>), ApiError> {
     let game = state.load(&id).await?;
-    backgammon(&game)?;
+    if game.table.never_finishing().is_none() && game.table.backgammon().is_none() {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "not_backgammon",
+            "only backgammon and Never-Finishing games are analysed",
+        ));
+    }
     if game.row.state != "finished" {
         return Err(ApiError::conflict(
             "not_finished",

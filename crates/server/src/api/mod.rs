@@ -17,7 +17,9 @@ pub mod rematch;
 mod stats;
 mod store_errors;
 pub mod study;
+pub mod study_grasshopper;
 pub mod study_limits;
+pub mod study_nf;
 pub mod study_rollout;
 pub mod trainer;
 mod ws;
@@ -87,6 +89,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/study/evaluate", post(study::evaluate))
         .route("/api/study/position", post(study::position))
         .route("/api/study/rollout", post(study_rollout::rollout))
+        .route("/api/study/nf/evaluate", post(study_nf::evaluate))
+        .route("/api/study/grasshopper", post(study_grasshopper::evaluate))
         .route("/api/trainer", get(trainer::trainer))
         .route("/api/trainer/{id}/answer", post(trainer::answer))
         // Any other path under /api, whatever the method: the JSON 404 (not the app).

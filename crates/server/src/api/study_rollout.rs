@@ -34,13 +34,14 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use tabula_ai::backgammon::cube::CubeState;
 use tabula_ai::backgammon::match_cube::Holder;
 use tabula_ai::backgammon::{ChancesReport, NeuralEvaluator, Probabilities};
+use tabula_ai::never_finishing::NfEvaluator;
 use tabula_ai::study::cube::{CubeAnalysis, Unit};
 use tabula_ai::study::cubeful_rollout::{self, CubefulResult};
 use tabula_ai::study::rollout::{self, RolloutConfig, RolloutResult};
 use tabula_ai::study::sums::Sums;
 use tabula_core::Color;
 use tabula_tables::backgammon::Backgammon;
-use tabula_tables::notation::{match_play, session_ids};
+use tabula_tables::notation::{match_play, match_play_nf, session_ids, TablesPosition};
 use tabula_tables::{MoveGen, Position};
 use utoipa::ToSchema;
 
@@ -83,6 +84,10 @@ pub struct RolloutRequest {
     /// (as its last `partial` line gave them): the rollout goes on from there.
     #[serde(default)]
     pub resume: Option<Vec<SumsJson>>,
+    /// `backgammon` (the default) or `never-finishing` (`position` in the tables notation,
+    /// plays written with `^` for a trap; no cube, so cubeless only).
+    #[serde(default)]
+    pub game: Option<String>,
 }
 
 /// An item's running sums, as a rollout sends them and takes them back.
@@ -135,8 +140,10 @@ enum Target {
     Play {
         play: String,
         after: Position,
-        after_xgid: String,
-        next: Box<Backgammon>,
+        /// The position it leaves, as text: an XGID, or the tables notation.
+        after_text: String,
+        /// Backgammon: the session it leaves (for the cube).
+        next: Option<Box<Backgammon>>,
     },
     /// The cube where it is (no double), or doubled and taken.
     NoDouble,
@@ -160,9 +167,17 @@ impl Item {
     }
 }
 
+/// What a rollout starts from.
+enum Root {
+    /// A backgammon session.
+    Backgammon(Backgammon),
+    /// A Never-Finishing position.
+    NeverFinishing(TablesPosition),
+}
+
 /// A validated rollout.
 struct Job {
-    session: Backgammon,
+    root: Root,
     cubeful: bool,
     config: RolloutConfig,
     items: Vec<Item>,
@@ -194,6 +209,61 @@ fn job(req: RolloutRequest) -> Result<Job, ApiError> {
         seed: req.seed.unwrap_or(1),
         variance_reduction: true,
     };
+    let nf = match req.game.as_deref() {
+        None | Some("backgammon") => false,
+        Some("never-finishing") => true,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "game: backgammon or never-finishing, not {other:?}"
+            )))
+        }
+    };
+    let (root, targets) = if nf {
+        nf_targets(&req)?
+    } else {
+        backgammon_targets(&req)?
+    };
+    let total = trials.saturating_mul(targets.len() as u32);
+    if total > MAX_TOTAL_TRIALS {
+        return Err(ApiError::bad_request(format!(
+            "at most {MAX_TOTAL_TRIALS} trials in all: {} items of {trials} is {total}",
+            targets.len()
+        )));
+    }
+    let resume = req.resume.unwrap_or_default();
+    if !resume.is_empty() && resume.len() != targets.len() {
+        return Err(ApiError::bad_request(format!(
+            "resume: {} items' sums for {} items",
+            resume.len(),
+            targets.len()
+        )));
+    }
+    let mut items = Vec::new();
+    for (k, target) in targets.into_iter().enumerate() {
+        let mut item = Item {
+            target,
+            cubeless: Sums::default(),
+            cubeful: Sums::default(),
+        };
+        if let Some(s) = resume.get(k) {
+            if req.cubeful {
+                item.cubeful = s.sums(trials)?;
+            } else {
+                item.cubeless = s.sums(trials)?;
+            }
+        }
+        items.push(item);
+    }
+    Ok(Job {
+        root,
+        cubeful: req.cubeful,
+        config,
+        items,
+    })
+}
+
+/// A backgammon rollout's session and items.
+fn backgammon_targets(req: &RolloutRequest) -> Result<(Root, Vec<Target>), ApiError> {
     let targets = match &req.plays {
         None => {
             let session = setup(&req.position, None)?;
@@ -228,51 +298,50 @@ fn job(req: RolloutRequest) -> Result<Job, ApiError> {
                 targets.push(Target::Play {
                     play: text.trim().to_string(),
                     after: after.flip(),
-                    after_xgid: session_ids(&next).xgid,
-                    next: Box::new(next),
+                    after_text: session_ids(&next).xgid,
+                    next: Some(Box::new(next)),
                 });
             }
             (session, targets)
         }
     };
     let (session, targets) = targets;
-    let total = trials.saturating_mul(targets.len() as u32);
-    if total > MAX_TOTAL_TRIALS {
+    Ok((Root::Backgammon(session), targets))
+}
+
+/// A Never-Finishing rollout's position and items: the position, or candidate plays.
+fn nf_targets(req: &RolloutRequest) -> Result<(Root, Vec<Target>), ApiError> {
+    if req.cubeful {
+        return Err(ApiError::bad_request(
+            "cubeful: Never-Finishing has no cube; its rollouts are cubeless",
+        ));
+    }
+    let pos = super::study_nf::nf_position(&req.position)?;
+    let Some(plays) = &req.plays else {
+        return Ok((Root::NeverFinishing(pos), vec![Target::Position]));
+    };
+    if plays.is_empty() || plays.len() > MAX_PLAYS {
         return Err(ApiError::bad_request(format!(
-            "at most {MAX_TOTAL_TRIALS} trials in all: {} items of {trials} is {total}",
-            targets.len()
+            "plays: 1 to {MAX_PLAYS} candidate plays"
         )));
     }
-    let resume = req.resume.unwrap_or_default();
-    if !resume.is_empty() && resume.len() != targets.len() {
-        return Err(ApiError::bad_request(format!(
-            "resume: {} items' sums for {} items",
-            resume.len(),
-            targets.len()
-        )));
+    let text = req.dice.as_deref().unwrap_or("").trim();
+    let dice: tabula_core::Dice = text
+        .parse()
+        .map_err(|e| ApiError::bad_request(format!("plays need dice: bad dice {text:?}: {e}")))?;
+    let mut targets = Vec::new();
+    for text in plays {
+        let (_, after) = match_play_nf(&pos.position, dice, text).map_err(|e| {
+            ApiError::bad_request(format!("plays: {text:?} is not a play of {dice}: {e}"))
+        })?;
+        targets.push(Target::Play {
+            play: text.trim().to_string(),
+            after: after.flip(),
+            after_text: pos.after_move(after).to_string(),
+            next: None,
+        });
     }
-    let mut items = Vec::new();
-    for (k, target) in targets.into_iter().enumerate() {
-        let mut item = Item {
-            target,
-            cubeless: Sums::default(),
-            cubeful: Sums::default(),
-        };
-        if let Some(s) = resume.get(k) {
-            if req.cubeful {
-                item.cubeful = s.sums(trials)?;
-            } else {
-                item.cubeless = s.sums(trials)?;
-            }
-        }
-        items.push(item);
-    }
-    Ok(Job {
-        session,
-        cubeful: req.cubeful,
-        config,
-        items,
-    })
+    Ok((Root::NeverFinishing(pos), targets))
 }
 
 /// Rolls out a position, candidate plays or the cube, streaming the progress: lines of
@@ -387,10 +456,30 @@ fn step_item(
         trials: until,
         ..job.config
     };
-    let session = &job.session;
+    let item = &mut job.items[k];
+    if let Root::NeverFinishing(pos) = &job.root {
+        let root = match &item.target {
+            Target::Play { after, .. } => *after,
+            _ => pos.position,
+        };
+        item.cubeless = rollout::rollout_resume(
+            NfEvaluator::shipped(),
+            super::study_nf::gen,
+            |_: &Position| None,
+            &root,
+            &config,
+            (item.cubeless, BLOCK),
+            progress,
+            cancel,
+            |_| {},
+        );
+        return;
+    }
+    let Root::Backgammon(session) = &job.root else {
+        return;
+    };
     let player = session.game().turn();
     let board = session.game().board();
-    let item = &mut job.items[k];
     if !job.cubeful {
         let root = match &item.target {
             Target::Play { after, .. } => *after,
@@ -412,7 +501,11 @@ fn step_item(
     let state = CubeState::of(session, player);
     let holder = holder_for(session, player);
     let (root, state, start) = match &item.target {
-        Target::Play { after, next, .. } => {
+        Target::Play {
+            after,
+            next: Some(next),
+            ..
+        } => {
             let them = !player;
             (
                 *after,
@@ -448,10 +541,12 @@ fn ci(equity: f64, se: f64) -> [f64; 2] {
 
 /// The running or final report of a job.
 fn report(job: &Job, seconds: f64, last: bool) -> Value {
-    let session = &job.session;
-    let player = session.game().turn();
-    let state = CubeState::of(session, player);
-    let unit = Unit::of(&state.stakes);
+    // Never-Finishing has no cube: its rollouts are cubeless.
+    let state = match &job.root {
+        Root::Backgammon(session) => Some(CubeState::of(session, session.game().turn())),
+        Root::NeverFinishing(_) => None,
+    };
+    let unit = state.as_ref().map_or(Unit::Money, |s| Unit::of(&s.stakes));
     let items: Vec<Value> = job
         .items
         .iter()
@@ -459,8 +554,8 @@ fn report(job: &Job, seconds: f64, last: bool) -> Value {
             let (label, play, after) = match &item.target {
                 Target::Position => ("the position".to_string(), None, None),
                 Target::Play {
-                    play, after_xgid, ..
-                } => (play.clone(), Some(play.clone()), Some(after_xgid.clone())),
+                    play, after_text, ..
+                } => (play.clone(), Some(play.clone()), Some(after_text.clone())),
                 Target::NoDouble => ("no double".to_string(), None, None),
                 Target::DoubleTake => ("double, take".to_string(), None, None),
             };
@@ -507,7 +602,11 @@ fn report(job: &Job, seconds: f64, last: bool) -> Value {
         Some(Target::NoDouble | Target::DoubleTake) => "cube",
         _ => "position",
     };
-    let cube = last.then(|| cube_verdict(job, &state)).flatten().map(|a| {
+    let verdict = match (&job.root, &state) {
+        (Root::Backgammon(session), Some(state)) if last => cube_verdict(job, session, state),
+        _ => None,
+    };
+    let cube = verdict.map(|a| {
         json!({
             "unit": super::analysis::unit_name(a.unit),
             "no_double": a.no_double,
@@ -531,11 +630,11 @@ fn report(job: &Job, seconds: f64, last: bool) -> Value {
 
 /// The cube decision a finished rollout of the position gives, where the player on roll
 /// may double: from the rolled-out chances (cubeless), or the rolled-out cube actions.
-fn cube_verdict(job: &Job, state: &CubeState) -> Option<CubeAnalysis> {
-    if !may_double(&job.session) {
+fn cube_verdict(job: &Job, session: &Backgammon, state: &CubeState) -> Option<CubeAnalysis> {
+    if !may_double(session) {
         return None;
     }
-    let player = job.session.game().turn();
+    let player = session.game().turn();
     match job.items.as_slice() {
         [Item {
             target: Target::Position,
@@ -548,7 +647,7 @@ fn cube_verdict(job: &Job, state: &CubeState) -> Option<CubeAnalysis> {
         [nd, dt] if job.cubeful => {
             let no_double = CubefulResult::of(&nd.cubeful);
             let double_take = CubefulResult::of(&dt.cubeful);
-            let holder = holder_for(&job.session, player);
+            let holder = holder_for(session, player);
             let double_drop = cubeful_rollout::dropped_value(state, holder);
             let d = cubeful_rollout::CubeRollout {
                 no_double,

@@ -212,6 +212,36 @@ impl Table {
         Some((bg.clone(), player, action, bg.game().dice()))
     }
 
+    /// The Never-Finishing session, when the game is one (for the analysis).
+    pub fn never_finishing(&self) -> Option<&tabula_tables::never_finishing::NeverFinishing> {
+        self.0.as_any().downcast_ref()
+    }
+
+    /// The Never-Finishing chequer play the action `text` makes now, as the analysis reads
+    /// it; `None` for the other games and actions.
+    pub fn never_finishing_play(&self, text: &str) -> Option<tabula_ai::study::analyse_nf::NfStep> {
+        use tabula_tables::never_finishing::Action as NfAction;
+        let nf = self.never_finishing()?;
+        let Status::Decide { player, .. } = Game::status(nf) else {
+            return None;
+        };
+        let NfAction::Move(played) = nf.parse(text.trim()).ok()?;
+        nf.legal_actions()
+            .contains(&NfAction::Move(played))
+            .then_some(())?;
+        let game = nf.game();
+        Some(tabula_ai::study::analyse_nf::NfStep {
+            trapping: nf.options().trapping,
+            game: u32::try_from(self.games_over())
+                .unwrap_or(u32::MAX)
+                .saturating_add(1),
+            board: game.board(),
+            player,
+            dice: game.dice()?,
+            played,
+        })
+    }
+
     /// Supplies dice at a chance node.
     pub fn roll(&mut self, roll: DiceRoll) -> Result<(), String> {
         self.0.roll(roll)

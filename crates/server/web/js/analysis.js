@@ -1,4 +1,4 @@
-// The analysis of a finished backgammon game, shown on its replay page (docs/protocol.md,
+// The analysis of a finished backgammon or Never-Finishing game, shown on its replay page (docs/protocol.md,
 // "Analysis"): the Analyse button, the progress while the server's job runs (pushed as
 // `analysis` messages on the game's WebSocket, or polled every second when the socket is
 // down), and the report: both players' error rates and ratings, the equity graph across the
@@ -25,7 +25,9 @@ export const whiteValue = d => (d.player === 'black' ? -d.value : d.value);
 export function bestBoard(before, d) {
   if (d.kind !== 'move' || !d.best || !d.best.includes('/')) return null;
   try {
-    return whiteBoard(playBoard(moverBoard(before.board, d.player), d.best, false), d.player);
+    // Never-Finishing's plays may trap a blot (`^`)
+    const trapping = before.game === 'never-finishing';
+    return whiteBoard(playBoard(moverBoard(before.board, d.player), d.best, trapping), d.player);
   } catch (e) {
     console.warn('unreadable best play', d.best, e.message);
     return null;

@@ -8,6 +8,8 @@ import { h, clear } from './dom.js';
 import { GamePage } from './game-page.js';
 import { lobbyPage, loginPage, playerPage, statsPage, replayPage } from './pages.js';
 import { studyPage } from './study.js';
+import { studyNfPage } from './study-nf.js';
+import { studyGrasshopperPage } from './study-grasshopper.js';
 import { trainerPage } from './trainer.js';
 import { preferencesPage, load as loadPreferences } from './preferences.js';
 import { rulesPage } from './rules.js';
@@ -85,7 +87,12 @@ async function route() {
     if (path === '/') app.page = await lobbyPage(app, main);
     else if (path === '/login') app.page = await loginPage(app, main, params);
     else if (path === '/stats') app.page = await statsPage(app, main);
-    else if (path === '/study') app.page = await studyPage(app, main, params);
+    else if (path === '/study') {
+      const game = params.get('game');
+      app.page = game === 'never-finishing' ? await studyNfPage(app, main, params)
+        : game === 'grasshopper' ? await studyGrasshopperPage(app, main, params)
+          : await studyPage(app, main, params);
+    }
     else if (path === '/trainer') app.page = await trainerPage(app, main);
     else if (path === '/preferences') app.page = await preferencesPage(app, main);
     else if ((m = /^\/rules(?:\/([^/]+))?$/.exec(path))) app.page = await rulesPage(app, main, m[1] && decodeURIComponent(m[1]));

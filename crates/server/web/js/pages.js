@@ -12,6 +12,8 @@ import { resultFor, QUICK_STARTS, SERVER_ENDS } from './words.js';
 import { AnalysisPanel, alternativesTable, bestBoard, decisionText, markBadge, markClass } from './analysis.js';
 import { ruleLink } from './rules.js';
 import { positionIds } from './position-ids.js';
+import { studyHref } from './study-tabs.js';
+import { grasshopperBody } from './study-grasshopper.js';
 import { progressSection } from './progress.js';
 import { clockChoices, customClock } from './clock.js';
 
@@ -369,6 +371,31 @@ export async function statsPage(app, main) {
 
 // ---- replay -----------------------------------------------------------------------------
 
+/**
+ * A replay step of a Never-Finishing or Grasshopper game: its position's text and "Open on
+ * the analysis board"; for Grasshopper also "Evaluate" (exact where the endgame table holds
+ * it, else the strong search, js/study-grasshopper.js).
+ */
+function variantStudy(el, view) {
+  if (view.game !== 'never-finishing' && view.game !== 'grasshopper') return;
+  if (!view.notation || (view.status && view.status.status === 'over')) return;
+  const href = studyHref(view.game, view.notation) + (view.game === 'never-finishing' && view.dice ? `&dice=${view.dice[0]}-${view.dice[1]}` : '');
+  const out = h('span', { 'data-testid': 'gh-result', 'aria-live': 'polite' });
+  el.append(h('span', {}, 'Position ', h('code', { 'data-testid': 'ids-position' }, view.notation), ' '),
+    h('a', { href, 'data-link': true, 'data-testid': 'open-study' }, 'Open on the analysis board'));
+  if (view.game !== 'grasshopper') return;
+  el.append(' ', h('button', { type: 'button', class: 'small-button', 'data-testid': 'gh-evaluate', onclick: async e => {
+    e.currentTarget.disabled = true;
+    clear(out).append(' Searching…');
+    try {
+      const v = await post('/api/study/grasshopper', { position: view.notation });
+      clear(out).append(...grasshopperBody(v));
+    } catch (err) {
+      clear(out).append(h('span', { class: 'message error', role: 'alert' }, err.message));
+    }
+  } }, 'Evaluate'), out);
+}
+
 export async function replayPage(app, main, id) {
   const root = clear(main);
   const record = await get(`/api/games/${id}/record`);
@@ -475,6 +502,7 @@ export async function replayPage(app, main, id) {
     const idsView = d ? stateAt(i - 1) : view;
     clear(idsEl);
     if (idsView.game === 'backgammon' && idsView.xgid && !ended) idsEl.append(positionIds(idsView));
+    else if (!ended) variantStudy(idsEl, idsView);
     const ev = i > 0 ? steps[i - 1].event : null;
     const over = view.result ? view.result.sentence
       : view.status.status === 'over' ? (view.status.winner ? `${cap(view.status.winner)} wins ${view.status.points}` : 'draw') : null;
@@ -558,7 +586,7 @@ export async function replayPage(app, main, id) {
     show(current, true);
   };
   const result = g.state === 'finished' ? (g.view.result ? g.view.result.sentence : g.winner ? `${cap(g.winner)} won ${g.points}` : 'drawn') : g.state;
-  const analysable = g.game === 'backgammon' && g.state === 'finished';
+  const analysable = (g.game === 'backgammon' || g.game === 'never-finishing') && g.state === 'finished';
   if (analysable) {
     panel = new AnalysisPanel(app, id, g.version, {
       onReport,

@@ -12,6 +12,7 @@ import { hintBody, formatEquity, formatDiff, formatChance } from './hint.js';
 import * as T from './tables-logic.js';
 import { startModel, emptyModel, modelFromView, toXgid, applyClick, editorControls, onBoard, CHECKERS } from './study-editor.js';
 import { rolloutRunner, chancesTable } from './study-rollout.js';
+import { gameTabs } from './study-tabs.js';
 
 
 const DEFAULT = 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10';
@@ -256,6 +257,7 @@ export async function studyPage(app, main, params) {
 
   root.append(
     h('h1', {}, 'Analysis board'),
+    gameTabs('backgammon'),
     h('p', { class: 'muted' }, 'Study a backgammon position: paste an XGID, a gnubg Position ID or PositionID:MatchID, or set one up on the board. ',
       'The nets that play on this server answer; nothing is stored.'),
     h('form', { class: 'study-form', onsubmit: e => { e.preventDefault(); evaluate('hint'); } },

@@ -1285,6 +1285,104 @@ await scenario('26: a position set up on an empty board gets its XGID; its plays
   await player.context().close();
 });
 
+// ---- scenario 27: Never-Finishing and Grasshopper study ------------------------------------
+
+await scenario('27: the analysis board studies Never-Finishing (plays ranked with a trap marked ^, the chances, two plays rolled out) and Grasshopper (exact values from the endgame table, else the search); replays of both games open their positions, and a Grasshopper step is evaluated', async () => {
+  const page = await newPage();
+  // a guest, who may ask for the analysis of a replayed game
+  await guest(page, 'studier');
+  // Never-Finishing: a Black blot White can hit or trap
+  const nf = '14b/16/1b/5/15w:0:0:0:0:w';
+  await page.goto(`${BASE}/study?game=never-finishing&position=${encodeURIComponent(nf)}&dice=6-1`);
+  await page.waitForSelector('[data-testid=hint-moves] [data-testid=hint-row]', { timeout: 20000 });
+  if (await page.getAttribute('[data-testid=study-tab-never-finishing]', 'aria-current') !== 'page') fail('the Never-Finishing tab is not the current one');
+  const rows = await page.$$eval('[data-testid=hint-row]', l => l.map(r => r.getAttribute('data-move')));
+  if (!rows.some(m => m.includes('^')) || !rows.some(m => m.includes('*'))) fail(`the plays of 6-1 read [${rows}]: no trap (^) and hit (*) among them`);
+  const cells = await page.$$eval('[data-testid=hint-row]:first-child td', l => l.length);
+  if (cells !== 11) fail(`a ranked play has ${cells} cells, not 11 (box, rank, play, equity, diff, five chances, depth)`);
+  await page.setViewportSize({ width: 1200, height: 1250 });
+  await shot(page, 'study-nf');
+  await page.setViewportSize({ width: 1200, height: 820 });
+  // the two best plays rolled out together, 36 games each
+  await page.selectOption('[data-testid=study-trials]', '36');
+  await page.click('[data-testid=study-rollout-plays]');
+  clicks += 2;
+  await page.waitForSelector('[data-testid=study-rollouts][data-state=done]', { timeout: 120000 });
+  const rolled = await page.$$eval('[data-testid=rollout-row]', l => l.map(r => ({ move: r.getAttribute('data-move'), trials: Number(r.getAttribute('data-trials')) })));
+  if (rolled.length !== 2 || rolled.some(r => r.trials !== 36) || !rolled.every(r => rows.slice(0, 2).includes(r.move))) fail(`the rollout shows ${JSON.stringify(rolled)} for [${rows.slice(0, 2)}]`);
+  // the chances before rolling
+  await page.click('[data-testid=study-evaluate]');
+  clicks++;
+  await page.waitForSelector('[data-testid=study-chances]');
+  const eq = await page.textContent('[data-testid=study-equity]');
+  if (!/Cubeless equity [+−-]?\d\.\d{3}/.test(eq) || !eq.includes('no cube')) fail(`the evaluation reads "${eq}"`);
+  // a bad position is refused with the reason
+  await page.fill('[data-testid=study-position]', '15b/22/16w:0:0:0:0:w');
+  await page.click('[data-testid=study-load]');
+  clicks++;
+  const refused = await (await page.waitForSelector('[data-testid=study-error]')).textContent();
+  if (!/bad position/.test(refused)) fail(`a bad position is answered "${refused}"`);
+  // Grasshopper: the small start (two checkers each) is held by the table built for the test
+  await page.click('[data-testid=study-tab-grasshopper]');
+  clicks++;
+  await page.waitForSelector('[data-testid=gh-verdict]', { timeout: 20000 });
+  const source = await page.getAttribute('[data-testid=gh-verdict]', 'data-source');
+  const value = await page.getAttribute('[data-testid=gh-verdict]', 'data-value');
+  const verdict = await page.textContent('[data-testid=gh-verdict]');
+  if (source !== 'endgame table' || !['win', 'draw', 'loss'].includes(value) || !/^Exact: White to move (wins|draws|loses) with best play/.test(verdict)) fail(`the small start reads "${verdict}" (${source}, ${value})`);
+  const moves = await page.$$eval('[data-testid=gh-move]', l => l.map(r => r.getAttribute('data-value')));
+  if (!moves.length || moves[0] !== value) fail(`the moves' values read [${moves}], the position ${value}`);
+  await shot(page, 'study-grasshopper');
+  // four checkers each: beyond the table, the search answers with its move
+  await page.fill('[data-testid=study-position]', '....../....../....../...... w 4-4 0-0 - 4');
+  await page.click('[data-testid=study-evaluate]');
+  clicks++;
+  await page.waitForFunction(() => { const v = document.querySelector('[data-testid=gh-verdict]'); return v && v.getAttribute('data-source') !== 'endgame table'; }, null, { timeout: 30000, polling: 100 });
+  const searched = await page.textContent('[data-testid=gh-verdict]');
+  if (!/(Not solved here|Proven by the search)/.test(searched) || !/move: /.test(searched)) fail(`four checkers each read "${searched}"`);
+  checkErrors(page, 'variant study');
+  // replays of scenario 1's games: their positions open on the analysis board
+  if (finished.grasshopper && finished['never-finishing']) {
+    await page.goto(`${BASE}/replay/${finished.grasshopper}`);
+    await page.click('[data-testid=replay-first]');
+    await page.click('[data-testid=replay-next]');
+    await page.click('[data-testid=replay-next]');
+    clicks += 3;
+    const link = await page.getAttribute('[data-testid=position-ids] [data-testid=open-study]', 'href');
+    const text = (await page.textContent('[data-testid=position-ids] [data-testid=ids-position]')).trim();
+    const url = new URL(link, BASE);
+    if (url.searchParams.get('game') !== 'grasshopper' || url.searchParams.get('position') !== text) fail(`a Grasshopper step links to ${link} for "${text}"`);
+    await page.click('[data-testid=gh-evaluate]');
+    clicks++;
+    const said = await (await page.waitForSelector('[data-testid=position-ids] [data-testid=gh-verdict]', { timeout: 30000 })).textContent();
+    if (!/move/.test(said)) fail(`a Grasshopper step is evaluated as "${said}"`);
+    await page.goto(`${BASE}/replay/${finished['never-finishing']}`);
+    await page.click('[data-testid=replay-first]');
+    await page.click('[data-testid=replay-next]');
+    clicks += 2;
+    const nfLink = await page.getAttribute('[data-testid=position-ids] [data-testid=open-study]', 'href');
+    if (new URL(nfLink, BASE).searchParams.get('game') !== 'never-finishing') fail(`a Never-Finishing step links to ${nfLink}`);
+    // the Never-Finishing game analysed on its replay: every play judged, the marks shown
+    await page.click('[data-testid=analyse]');
+    clicks++;
+    await page.waitForSelector('[data-testid=analysis-players], [data-testid=analysis-failed]', { timeout: 120000 });
+    if (await page.$('[data-testid=analysis-failed]')) fail(`the Never-Finishing analysis failed: ${await page.textContent('[data-testid=analysis-failed]')}`);
+    const nfReport = (await page.evaluate(async id => (await fetch(`/api/games/${id}/analysis`)).json(), finished['never-finishing'])).report;
+    const nfMarked = nfReport.decisions.filter(d => d.mark).length;
+    const nfShown = await page.$$eval('[data-testid=replay-moves] [data-testid=analysis-mark]', l => l.length);
+    if (!nfReport.decisions.length || nfReport.decisions.some(d => d.kind !== 'move') || nfShown !== nfMarked) fail(`the Never-Finishing report has ${nfReport.decisions.length} decisions, ${nfMarked} marked; the page marks ${nfShown}`);
+    notable[`nf analysis: ${nfReport.decisions.length} plays, ${nfMarked} marked`] = 1;
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, 'analysis-nf');
+    await page.click('[data-testid=position-ids] [data-testid=open-study]');
+    clicks++;
+    await page.waitForSelector('[data-testid=study-chances], [data-testid=hint-moves], [data-testid=study-error]', { timeout: 20000 });
+    if (await page.$('[data-testid=study-error]')) fail(`the replay's position is refused: ${await page.textContent('[data-testid=study-error]')}`);
+    checkErrors(page, 'variant replays');
+  } else notable['replays skipped: scenario 1 did not run'] = 1;
+  await page.close();
+});
+
 // ---- scenario 10: the lobby in words, and no stray text for visitors ----------------------
 
 await scenario('10: open seats show their options in words (and practice games say unrated); a visitor sees no stray "null" and no 401; the phone header keeps one line', async () => {
