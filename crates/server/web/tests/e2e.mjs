@@ -1273,10 +1273,14 @@ await scenario('26: a position set up on an empty board gets its XGID; its plays
   const id = await createGame(player, { game: 'backgammon', matchLength: 0, opponent: 'bot', level: 'easy', color: 'white' });
   await player.waitForSelector('[data-testid=position-ids] [data-testid=open-study]', { timeout: STEP_LIMIT_MS })
     .catch(() => fail('a practice game shows no link to the analysis board'));
-  const link = await player.$('[data-testid=open-study]');
-  const gameXgid = new URL(await link.getAttribute('href'), BASE).searchParams.get('position');
+  // read and click the link in one task: the page redraws it whenever the game moves on
+  // (the opening roll), which would detach an element handle between the two
+  const gameXgid = await player.evaluate(() => {
+    const a = document.querySelector('[data-testid=position-ids] [data-testid=open-study]');
+    a.click();
+    return new URL(a.href).searchParams.get('position');
+  });
   if (!/^XGID=/.test(gameXgid || '')) fail(`the game's link opens "${gameXgid}"`);
-  await link.click();
   clicks++;
   await player.waitForSelector('[data-testid=study-xgid]', { timeout: STEP_LIMIT_MS });
   const studied = (await player.textContent('[data-testid=study-xgid]')).trim();
