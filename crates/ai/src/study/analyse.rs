@@ -29,7 +29,7 @@
 //! 35 Beginner, and Awful! beyond.
 
 use super::cube::{CubeAnalysis, Unit};
-use super::nply::{self, best_play_0ply, Filter, RankedPlay};
+use super::nply::{self, Filter, RankedPlay};
 use crate::backgammon::cube::{self as cube_rules, CubeState, Stakes};
 use crate::backgammon::cubeful::{self, Owner};
 use crate::backgammon::{Evaluator, Probabilities};
@@ -304,16 +304,7 @@ fn analyse_move(
     let mut gen = MoveGen::new();
     let candidates = gen.positions(&board, dice).to_vec();
     let score = |p: &Probabilities| value(session, player, p);
-    // Luck at 0-ply: this roll's best value against the mean over the rolls.
-    let after_roll = |gen: &mut MoveGen, d: Dice| {
-        best_play_0ply(eval, gen, &board, d)
-            .map_or_else(|| eval.evaluate(&board.flip()).flip(), |(_, t)| t.flip())
-    };
-    let mut mean = 0.0;
-    for d in Dice::all() {
-        mean += score(&after_roll(&mut gen, d)) * d.weight() as f32 / 36.0;
-    }
-    let luck = score(&after_roll(&mut gen, dice)) - mean;
+    let luck = nply::luck_0ply(eval, &mut gen, &board, dice, score);
     if candidates.len() <= 1 {
         let kind = Kind::Move {
             dice,

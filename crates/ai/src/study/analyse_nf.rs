@@ -8,8 +8,7 @@
 //! money sessions and matches alike (no match equity table is used: Never-Finishing matches
 //! have no cube, and a point's worth at each score is left for later); the marks use
 //! backgammon's thresholds (0.03, 0.06, 0.12). A play with one distinct result is forced:
-//! listed, not counted. The luck of a roll is the 0-ply value after the best play with it
-//! less the mean of that over the 36 rolls.
+//! listed, not counted. The luck of a roll is [`nply::luck_0ply`], as backgammon's.
 
 use super::analyse::{Mark, PlayerStats};
 use super::hint::HintPlay;
@@ -48,36 +47,6 @@ pub struct NfAnalysis {
     pub white: PlayerStats,
     /// Black's totals.
     pub black: PlayerStats,
-}
-
-/// The mover's equity after the best 0-ply play of `dice` from `board`.
-fn best_after(
-    eval: &(impl Evaluator + Sync),
-    board: &Position,
-    dice: Dice,
-    trapping: Trapping,
-) -> f32 {
-    let candidates = TablesGen::new().positions(board, dice, trapping).to_vec();
-    if candidates.is_empty() {
-        // no play: the opponent rolls on the same board
-        return -eval.evaluate(&board.flip()).equity();
-    }
-    candidates
-        .iter()
-        .map(|after| -eval.evaluate(&after.flip()).equity())
-        .fold(f32::NEG_INFINITY, f32::max)
-}
-
-/// The luck of `dice` for the mover on `board`, at 0-ply.
-fn luck(eval: &(impl Evaluator + Sync), board: &Position, dice: Dice, trapping: Trapping) -> f32 {
-    let mut mean = 0.0;
-    for a in 1..=6u8 {
-        for b in 1..=6u8 {
-            let d = Dice::new(a, b).expect("dice 1 to 6");
-            mean += best_after(eval, board, d, trapping) / 36.0;
-        }
-    }
-    best_after(eval, board, dice, trapping) - mean
 }
 
 /// Analyses `steps` at `plies`; `on_each` is called once per step analysed (from worker
@@ -182,7 +151,13 @@ fn decision(eval: &(impl Evaluator + Sync), i: usize, s: &NfStep, plies: u32) ->
         error: if counted { error } else { 0.0 },
         mark: mark.label(),
         counted,
-        luck: Some(luck(eval, &s.board, s.dice, trapping)),
+        luck: Some(nply::luck_0ply(
+            eval,
+            &mut plays_for(),
+            &s.board,
+            s.dice,
+            Probabilities::equity,
+        )),
         value: best_value,
         proper: None,
         alternatives,

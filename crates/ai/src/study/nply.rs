@@ -23,6 +23,27 @@ pub fn is_over(pos: &Position) -> bool {
     pos.mover_off() == CHECKERS || pos.opponent_off() == CHECKERS
 }
 
+/// The luck of `dice` for the mover of `pos` at 0-ply, as the analyses count it: the value
+/// `score` gives the mover's chances after the best 0-ply play of the roll (the board as it
+/// stands when the roll cannot be played) less the mean of that over the 21 rolls.
+pub fn luck_0ply(
+    eval: &impl Evaluator,
+    plays: &mut impl Plays,
+    pos: &Position,
+    dice: Dice,
+    score: impl Fn(&Probabilities) -> f32,
+) -> f32 {
+    let mut after_roll = |d: Dice| {
+        best_play_0ply(eval, plays, pos, d)
+            .map_or_else(|| eval.evaluate(&pos.flip()).flip(), |(_, t)| t.flip())
+    };
+    let mut mean = 0.0;
+    for d in Dice::all() {
+        mean += score(&after_roll(d)) * d.weight() as f32 / 36.0;
+    }
+    score(&after_roll(dice)) - mean
+}
+
 /// The best play of the mover of `pos` with `dice` at 0-ply (the one that leaves the
 /// opponent the lowest equity), with the opponent's chances after it; `None` when no play is
 /// legal.

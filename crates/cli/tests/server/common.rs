@@ -409,3 +409,12 @@ pub fn tabula(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).to_string(),
     )
 }
+
+/// The JSON lines of a streamed answer (`application/x-ndjson`, read as text).
+pub fn lines_of(body: &Value) -> Vec<Value> {
+    body.as_str()
+        .expect("lines of JSON")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

@@ -114,14 +114,6 @@ async fn a_rollout_streams_its_progress_then_its_result() {
     assert_eq!(again["result"]["items"][0]["equity"], item["equity"]);
 }
 
-fn lines_of(body: &Value) -> Vec<Value> {
-    body.as_str()
-        .expect("lines of JSON")
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
 #[tokio::test]
 async fn a_position_reads_back_with_its_ids_and_candidates_carry_their_chances() {
     let server = Server::start_with_env(&sqlite(), ENV);

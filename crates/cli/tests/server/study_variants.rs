@@ -9,14 +9,6 @@ const ENV: &[(&str, &str)] = &[("TABULA_ANALYSIS_PLIES", "0")];
 /// White to move; a Black blot on White's 18 that White's 6 can hit or trap.
 const TRAP: &str = "14b/16/1b/5/15w:0:0:0:0:w";
 
-fn lines_of(body: &Value) -> Vec<Value> {
-    body.as_str()
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
 #[tokio::test]
 async fn never_finishing_plays_are_ranked_with_their_traps_and_rolled_out_as_the_cli_does() {
     let server = Server::start_with_env(&sqlite(), ENV);
@@ -100,6 +92,7 @@ async fn never_finishing_plays_are_ranked_with_their_traps_and_rolled_out_as_the
     // Refusals name what is wrong and change nothing.
     for (body, field) in [
         (json!({"position": "15b/22/16w:0:0:0:0:w"}), "bad position"),
+        (json!({"position": "15b/23:0:0:15:0:w"}), "over"),
         (json!({"position": "start", "dice": "7-1"}), "dice"),
         (json!({"position": "start", "plies": 4}), "plies"),
         (json!({"position": "start", "cube": 2}), "unknown field"),

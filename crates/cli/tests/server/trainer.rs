@@ -188,6 +188,25 @@ async fn trainer_flow(db: Database) {
         (100_000..=145_000).contains(&wait),
         "confirmed 144 waits later: {wait} ms"
     );
+    // Another marked play, answered with the analysis' best play at first sight: right (the
+    // trainer ranks at the analysis' depth), learned, and not asked again (409 learned).
+    if let Some(d) = expected.iter().find(|d| {
+        d["kind"] == "move" && format!("{game}-{}", d["version"]) != ex["id"].as_str().unwrap()
+    }) {
+        let path = format!("/api/trainer/{game}-{}/answer", d["version"]);
+        let (s, r) = guest.post(&path, json!({"choice": d["best"]})).await;
+        assert_eq!(s, 200, "{r}");
+        assert_eq!(
+            r["right"], true,
+            "the analysis' best play {}: {r}",
+            d["best"]
+        );
+        assert_eq!(r["stage"], 3);
+        assert_eq!(r["score"]["learned"], 1);
+        let (s, v) = guest.post(&path, json!({"choice": d["best"]})).await;
+        assert_eq!(s, 409, "{v}");
+        assert_eq!(v["error"]["code"], "learned");
+    }
     // The other player has no exercise of the guest's.
     let (_, theirs) = other.get("/api/trainer").await;
     assert_eq!(theirs["score"]["exercises"], 0, "{theirs}");

@@ -57,36 +57,18 @@ pub struct Report {
     pub decisions: Vec<DecisionView>,
 }
 
-/// The decisions of a backgammon game's log, each with the version its entry made.
-pub fn decisions(
+/// What `read` makes of each action of a game's log, replayed from `options`, with the
+/// version each entry made (actions it skips with `None` are left out).
+fn read_log<T>(
     options: &crate::games::GameOptions,
     events: &[EventRow],
-) -> Result<(Vec<Step>, Vec<i64>), String> {
+    read: impl Fn(&Table, &EventRow) -> Result<Option<T>, String>,
+) -> Result<(Vec<T>, Vec<i64>), String> {
     let mut table = Table::new(options)?;
     let (mut steps, mut versions) = (Vec::new(), Vec::new());
     for e in events {
         if e.kind == "action" {
-            let step = table
-                .backgammon_decision(&e.payload)
-                .ok_or_else(|| format!("entry {} is not a backgammon decision", e.version))?;
-            steps.push(step);
-            versions.push(e.version);
-        }
-        replay_event(&mut table, e).map_err(|e| e.message)?;
-    }
-    Ok((steps, versions))
-}
-
-/// The chequer plays of a Never-Finishing game's log, each with the version its entry made.
-pub fn nf_decisions(
-    options: &crate::games::GameOptions,
-    events: &[EventRow],
-) -> Result<(Vec<NfStep>, Vec<i64>), String> {
-    let mut table = Table::new(options)?;
-    let (mut steps, mut versions) = (Vec::new(), Vec::new());
-    for e in events {
-        if e.kind == "action" {
-            if let Some(step) = table.never_finishing_play(&e.payload) {
+            if let Some(step) = read(&table, e)? {
                 steps.push(step);
                 versions.push(e.version);
             }
@@ -94,6 +76,29 @@ pub fn nf_decisions(
         replay_event(&mut table, e).map_err(|e| e.message)?;
     }
     Ok((steps, versions))
+}
+
+/// The decisions of a backgammon game's log, each with the version its entry made.
+pub fn decisions(
+    options: &crate::games::GameOptions,
+    events: &[EventRow],
+) -> Result<(Vec<Step>, Vec<i64>), String> {
+    read_log(options, events, |table, e| {
+        table
+            .backgammon_decision(&e.payload)
+            .map(Some)
+            .ok_or_else(|| format!("entry {} is not a backgammon decision", e.version))
+    })
+}
+
+/// The chequer plays of a Never-Finishing game's log, each with the version its entry made.
+pub fn nf_decisions(
+    options: &crate::games::GameOptions,
+    events: &[EventRow],
+) -> Result<(Vec<NfStep>, Vec<i64>), String> {
+    read_log(options, events, |table, e| {
+        Ok(table.never_finishing_play(&e.payload))
+    })
 }
 
 /// Tells the game's watchers (on every instance) how the analysis stands.
@@ -159,63 +164,63 @@ async fn run(
     }
     let events = state.db.events(game, 0).await.map_err(|e| e.to_string())?;
     let options = loaded.row.game_options().map_err(|e| e.message)?;
-    if let Some(nf) = loaded.table.never_finishing() {
-        let match_length = match nf.options().scoring {
-            tabula_tables::never_finishing::Scoring::Match { length } => u32::from(length),
-            tabula_tables::never_finishing::Scoring::Money { .. } => 0,
-        };
-        let (steps, versions) = nf_decisions(&options, &events)?;
-        let total = steps.len();
-        let counter = Arc::new(AtomicUsize::new(0));
-        let threads = state.analysis.threads;
-        let names: ByColor<String> = loaded.names.clone();
-        let work = {
-            let counter = counter.clone();
-            tokio::task::spawn_blocking(move || -> Result<String, String> {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .map_err(|e| e.to_string())?;
-                let started = std::time::Instant::now();
-                let analysis = pool.install(|| {
-                    analyse_nf(NfEvaluator::shipped(), &steps, plies, || {
-                        counter.fetch_add(1, Ordering::Relaxed);
+    let names: ByColor<String> = loaded.names.clone();
+    // The game's decisions, and how to analyse them on a worker thread (ticking once per
+    // decision) into both players' totals and the decisions' reports.
+    let (total, match_length, analyse_all): (usize, u32, Box<Analyser>) =
+        if let Some(nf) = loaded.table.never_finishing() {
+            let match_length = match nf.options().scoring {
+                tabula_tables::never_finishing::Scoring::Match { length } => u32::from(length),
+                tabula_tables::never_finishing::Scoring::Money { .. } => 0,
+            };
+            let (steps, versions) = nf_decisions(&options, &events)?;
+            let total = steps.len();
+            let analyse_all = move |tick: &(dyn Fn() + Sync)| {
+                let a = analyse_nf(NfEvaluator::shipped(), &steps, plies, tick);
+                let players = [
+                    player_report(&names.white, Color::White, &a.white),
+                    player_report(&names.black, Color::Black, &a.black),
+                ];
+                let decisions = a
+                    .decisions
+                    .into_iter()
+                    .map(|d| DecisionView {
+                        version: versions[d.step],
+                        decision: d,
                     })
-                });
-                let report = Report {
+                    .collect();
+                (players, decisions)
+            };
+            (total, match_length, Box::new(analyse_all))
+        } else if let Some(session) = loaded.table.backgammon() {
+            let match_length = match session.options().mode {
+                tabula_tables::backgammon::Mode::Match { length, .. } => u32::from(length),
+                tabula_tables::backgammon::Mode::Money { .. } => 0,
+            };
+            let (steps, versions) = decisions(&options, &events)?;
+            let total = steps.len();
+            let analyse_all = move |tick: &(dyn Fn() + Sync)| {
+                let settings = Settings {
                     plies,
-                    seconds: started.elapsed().as_secs_f64(),
-                    match_length,
-                    players: [
-                        player_report(&names.white, Color::White, &analysis.white),
-                        player_report(&names.black, Color::Black, &analysis.black),
-                    ],
-                    decisions: analysis
-                        .decisions
-                        .into_iter()
-                        .map(|d| DecisionView {
-                            version: versions[d.step],
-                            decision: d,
-                        })
-                        .collect(),
+                    ..Settings::default()
                 };
-                serde_json::to_string(&report).map_err(|e| e.to_string())
-            })
+                let a = analyse(NeuralEvaluator::shipped(), &steps, &settings, tick);
+                let decisions = a
+                    .decisions
+                    .iter()
+                    .map(|d| DecisionView {
+                        version: versions[d.step],
+                        decision: decision_report(d, &steps),
+                    })
+                    .collect();
+                (players(&names, &a), decisions)
+            };
+            (total, match_length, Box::new(analyse_all))
+        } else {
+            return Err("only backgammon and Never-Finishing games are analysed".into());
         };
-        return drive(state, worker, game, total, counter, work).await;
-    }
-    let Some(session) = loaded.table.backgammon() else {
-        return Err("only backgammon and Never-Finishing games are analysed".into());
-    };
-    let match_length = match session.options().mode {
-        tabula_tables::backgammon::Mode::Match { length, .. } => u32::from(length),
-        tabula_tables::backgammon::Mode::Money { .. } => 0,
-    };
-    let (steps, versions) = decisions(&options, &events)?;
-    let total = steps.len();
     let counter = Arc::new(AtomicUsize::new(0));
     let threads = state.analysis.threads;
-    let names: ByColor<String> = loaded.names.clone();
     let work = {
         let counter = counter.clone();
         tokio::task::spawn_blocking(move || -> Result<String, String> {
@@ -223,35 +228,27 @@ async fn run(
                 .num_threads(threads)
                 .build()
                 .map_err(|e| e.to_string())?;
-            let settings = Settings {
-                plies,
-                ..Settings::default()
-            };
             let started = std::time::Instant::now();
-            let analysis = pool.install(|| {
-                analyse(NeuralEvaluator::shipped(), &steps, &settings, || {
-                    counter.fetch_add(1, Ordering::Relaxed);
-                })
-            });
+            let tick = || {
+                counter.fetch_add(1, Ordering::Relaxed);
+            };
+            let (players, decisions) = pool.install(|| analyse_all(&tick));
             let report = Report {
                 plies,
                 seconds: started.elapsed().as_secs_f64(),
                 match_length,
-                players: players(&names, &analysis),
-                decisions: analysis
-                    .decisions
-                    .iter()
-                    .map(|d| DecisionView {
-                        version: versions[d.step],
-                        decision: decision_report(d, &steps),
-                    })
-                    .collect(),
+                players,
+                decisions,
             };
             serde_json::to_string(&report).map_err(|e| e.to_string())
         })
     };
     drive(state, worker, game, total, counter, work).await
 }
+
+/// A game's analysis, run on a worker thread: it ticks once per decision analysed and gives
+/// both players' totals and every decision's report.
+type Analyser = dyn FnOnce(&(dyn Fn() + Sync)) -> ([PlayerReport; 2], Vec<DecisionView>) + Send;
 
 /// Waits for an analysis `work` of `total` decisions, announcing its progress (`counter`)
 /// and beating the job's heartbeat every second; the report and the count.

@@ -79,7 +79,6 @@ use utoipa::OpenApi;
         super::trainer::TrainerView,
         super::study_nf::NfEvaluateRequest,
         super::study_nf::NfEvaluateView,
-        super::study_nf::NfCandidate,
         super::study_grasshopper::GrasshopperRequest,
         super::study_grasshopper::GrasshopperView,
         super::study_grasshopper::ExactMove,

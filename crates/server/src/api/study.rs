@@ -128,8 +128,8 @@ pub struct CandidateView {
     pub chances: ChancesView,
     /// The depth of those chances (0 where the move filter did not search deeper).
     pub plies: u32,
-    /// The position it leaves, the opponent to roll (an XGID): what a rollout of the play
-    /// rolls out, from the other side.
+    /// The position it leaves, the opponent to roll (an XGID; Never-Finishing: the tables
+    /// notation): what a rollout of the play rolls out, from the other side.
     pub after: String,
 }
 
@@ -155,6 +155,12 @@ pub(super) fn color_name(c: Color) -> &'static str {
     }
 }
 
+/// A roll as a request writes it (`3-1`), or 400 `bad_request` naming it.
+pub(super) fn parse_dice(text: &str) -> Result<Dice, ApiError> {
+    text.parse()
+        .map_err(|e| ApiError::bad_request(format!("bad dice {text:?}: {e}")))
+}
+
 /// The session a request names, with `dice` set when given.
 pub(super) fn setup(position: &str, dice: Option<&str>) -> Result<Backgammon, ApiError> {
     if position.len() > MAX_POSITION {
@@ -167,9 +173,7 @@ pub(super) fn setup(position: &str, dice: Option<&str>) -> Result<Backgammon, Ap
     let Some(text) = dice else {
         return Ok(session);
     };
-    let dice: Dice = text
-        .parse()
-        .map_err(|e| ApiError::bad_request(format!("bad dice {text:?}: {e}")))?;
+    let dice = parse_dice(text)?;
     let game = session.game();
     let with_dice = GameState::from_setup(
         *session.options(),

@@ -7,7 +7,7 @@
 //! never-finishing` gives it. Rollouts are `/api/study/rollout` with `game` set
 //! ([`super::study_rollout`]).
 
-use super::study::{ChancesView, MAX_PLIES};
+use super::study::{parse_dice, CandidateView, ChancesView, MAX_PLIES};
 use super::study_limits::StudyClient;
 use crate::error::{ApiError, Json};
 use crate::AppState;
@@ -42,25 +42,6 @@ pub struct NfEvaluateRequest {
     pub plies: Option<u32>,
 }
 
-/// A play of the roll, ranked.
-#[derive(Serialize, ToSchema)]
-pub struct NfCandidate {
-    /// Its rank, 1 for the best.
-    pub rank: usize,
-    /// The play, `^` after a point where it traps a blot, `*` where it hits.
-    #[serde(rename = "move")]
-    pub play: String,
-    /// Its cubeless equity for the mover, and the difference to the best (0 or negative).
-    pub equity: f32,
-    pub diff: f32,
-    /// The mover's chances after it.
-    pub chances: ChancesView,
-    /// The depth of those chances (0 where the move filter did not search deeper).
-    pub plies: u32,
-    /// The position it leaves, the opponent to move (tables notation).
-    pub after: String,
-}
-
 /// A studied Never-Finishing position.
 #[derive(Serialize, ToSchema)]
 pub struct NfEvaluateView {
@@ -76,9 +57,10 @@ pub struct NfEvaluateView {
     /// The chances of the side to move before rolling, at `plies`.
     pub chances: ChancesView,
     pub plies: u32,
-    /// With dice: the plays ranked (at most 20; none when the roll cannot be played), and
+    /// With dice: the plays ranked (at most 20; none when the roll cannot be played; a trap
+    /// written `^`, `after` in the tables notation), and
     /// how many there are.
-    pub candidates: Option<Vec<NfCandidate>>,
+    pub candidates: Option<Vec<CandidateView>>,
     pub total_plays: Option<usize>,
 }
 
@@ -140,10 +122,7 @@ pub async fn evaluate(
     let pos = nf_position(&req.position)?;
     let dice: Option<Dice> = match req.dice.as_deref().map(str::trim) {
         None | Some("") => None,
-        Some(text) => Some(
-            text.parse()
-                .map_err(|e| ApiError::bad_request(format!("bad dice {text:?}: {e}")))?,
-        ),
+        Some(text) => Some(parse_dice(text)?),
     };
     let plies = req.plies.unwrap_or(state.analysis.plies);
     if plies > MAX_PLIES {
@@ -171,13 +150,13 @@ fn evaluate_now(pos: &TablesPosition, dice: Option<Dice>, plies: u32) -> NfEvalu
             p.equity()
         });
         let best = ranked.first().map(|r| r.chances.equity());
-        let rows: Vec<NfCandidate> = ranked
+        let rows: Vec<CandidateView> = ranked
             .iter()
             .take(MAX_CANDIDATES)
             .enumerate()
             .map(|(i, r)| {
                 let equity = r.chances.equity();
-                NfCandidate {
+                CandidateView {
                     rank: i + 1,
                     play: format_move_nf(&pos.position, &r.after, dice).unwrap_or_default(),
                     equity,

@@ -175,6 +175,16 @@ enum Root {
     NeverFinishing(TablesPosition),
 }
 
+impl Root {
+    /// The side to move and the board, seen from it.
+    fn board(&self) -> (Color, Position) {
+        match self {
+            Root::Backgammon(s) => (s.game().turn(), s.game().board()),
+            Root::NeverFinishing(p) => (p.to_move, p.position),
+        }
+    }
+}
+
 /// A validated rollout.
 struct Job {
     root: Root,
@@ -325,10 +335,12 @@ fn nf_targets(req: &RolloutRequest) -> Result<(Root, Vec<Target>), ApiError> {
             "plays: 1 to {MAX_PLAYS} candidate plays"
         )));
     }
-    let text = req.dice.as_deref().unwrap_or("").trim();
-    let dice: tabula_core::Dice = text
-        .parse()
-        .map_err(|e| ApiError::bad_request(format!("plays need dice: bad dice {text:?}: {e}")))?;
+    let Some(text) = req.dice.as_deref() else {
+        return Err(ApiError::bad_request(
+            "plays need dice: set the roll (dice)",
+        ));
+    };
+    let dice = super::study::parse_dice(text.trim())?;
     let mut targets = Vec::new();
     for text in plays {
         let (_, after) = match_play_nf(&pos.position, dice, text).map_err(|e| {
@@ -457,47 +469,43 @@ fn step_item(
         ..job.config
     };
     let item = &mut job.items[k];
-    if let Root::NeverFinishing(pos) = &job.root {
-        let root = match &item.target {
-            Target::Play { after, .. } => *after,
-            _ => pos.position,
-        };
-        item.cubeless = rollout::rollout_resume(
-            NfEvaluator::shipped(),
-            super::study_nf::gen,
-            |_: &Position| None,
-            &root,
-            &config,
-            (item.cubeless, BLOCK),
-            progress,
-            cancel,
-            |_| {},
-        );
-        return;
-    }
-    let Root::Backgammon(session) = &job.root else {
-        return;
-    };
-    let player = session.game().turn();
-    let board = session.game().board();
+    let (player, board) = job.root.board();
     if !job.cubeful {
         let root = match &item.target {
             Target::Play { after, .. } => *after,
             _ => board,
         };
-        item.cubeless = rollout::rollout_resume(
-            nets,
-            MoveGen::new,
-            NeuralEvaluator::exact,
-            &root,
-            &config,
-            (item.cubeless, BLOCK),
-            progress,
-            cancel,
-            |_| {},
-        );
+        let from = (item.cubeless, BLOCK);
+        item.cubeless = match &job.root {
+            Root::Backgammon(_) => rollout::rollout_resume(
+                nets,
+                MoveGen::new,
+                NeuralEvaluator::exact,
+                &root,
+                &config,
+                from,
+                progress,
+                cancel,
+                |_| {},
+            ),
+            Root::NeverFinishing(_) => rollout::rollout_resume(
+                NfEvaluator::shipped(),
+                super::study_nf::gen,
+                |_: &Position| None,
+                &root,
+                &config,
+                from,
+                progress,
+                cancel,
+                |_| {},
+            ),
+        };
         return;
     }
+    // Cubeful rollouts are backgammon's only (a Never-Finishing one is refused in `job`).
+    let Root::Backgammon(session) = &job.root else {
+        return;
+    };
     let state = CubeState::of(session, player);
     let holder = holder_for(session, player);
     let (root, state, start) = match &item.target {

@@ -107,10 +107,6 @@ pub struct AnswerView {
     pub score: Score,
 }
 
-fn colour_name(c: Color) -> &'static str {
-    super::study::color_name(c)
-}
-
 /// The exercise's game and version from its id.
 fn parse_id(id: &str) -> Option<(&str, i64)> {
     let (game, version) = id.rsplit_once('-')?;
@@ -149,7 +145,7 @@ fn exercise_view(row: &ExerciseRow) -> Result<ExerciseView, ApiError> {
         },
         game_id: row.game_id.clone(),
         version: row.version,
-        colour: colour_name(decider),
+        colour: super::study::color_name(decider),
         position: position_view(&session),
         choices,
         answers: row.answers,
