@@ -7,34 +7,11 @@
 import { post, ApiError } from './api.js';
 import { h, clear, cap } from './dom.js';
 import { drawTables } from './board-tables.js';
-import { formatEquity, formatDiff, formatChance } from './hint.js';
+import { formatEquity } from './hint.js';
 import * as T from './tables-logic.js';
-import { rolloutRunner, chancesTable } from './study-rollout.js';
+import { rolloutRunner, rolloutSettings, chancesTable } from './study-rollout.js';
 import { gameTabs } from './study-tabs.js';
-
-function candidatesTable(v, picked, onPick) {
-  const rows = v.candidates || [];
-  if (!rows.length) return h('p', { class: 'small', 'data-testid': 'hint-empty' }, `No legal play: the roll of ${v.dice} is lost.`);
-  return h('table', { class: 'hint-moves candidates', 'data-testid': 'hint-moves' },
-    h('caption', { class: 'small muted' }, `Plays of ${v.dice}, ranked at ${v.plies}-ply by cubeless equity (${v.total_plays} in all${v.total_plays > rows.length ? `, the best ${rows.length} shown` : ''}); ^ marks a trap, * a hit; chances after each play, for the side to move`),
-    h('thead', {}, h('tr', {},
-      h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Roll out')), h('th', { scope: 'col' }, '#'),
-      h('th', { scope: 'col' }, 'Play'), h('th', { scope: 'col', class: 'num' }, 'Equity'), h('th', { scope: 'col', class: 'num' }, 'Diff'),
-      ['Win', 'W g', 'W bg', 'L g', 'L bg'].map(t => h('th', { scope: 'col', class: 'num' }, t)),
-      h('th', { scope: 'col', class: 'num' }, 'Depth'))),
-    h('tbody', {}, rows.map((m, i) => h('tr', { 'data-testid': 'hint-row', 'data-move': m.move, 'data-diff': m.diff, 'data-after': m.after, class: i === 0 ? 'best' : null },
-      h('td', {}, h('input', {
-        type: 'checkbox', 'data-testid': 'candidate-pick', 'aria-label': `Roll out ${m.move}`,
-        checked: picked.has(m.move) ? true : null, onchange: e => onPick(m.move, e.target.checked),
-      })),
-      h('td', {}, m.rank),
-      h('td', { class: 'play' }, m.move),
-      h('td', { class: 'num' }, formatEquity(m.equity, 'money')),
-      h('td', { class: 'num', 'data-testid': 'hint-diff' }, formatDiff(m.diff, 'money')),
-      [m.chances.win, m.chances.win_gammon, m.chances.win_backgammon, m.chances.lose_gammon, m.chances.lose_backgammon]
-        .map(x => h('td', { class: 'num' }, formatChance(x))),
-      h('td', { class: 'num' }, `${m.plies}-ply`)))));
-}
+import { candidatesTable } from './study.js';
 
 export async function studyNfPage(app, main, params) {
   document.title = 'Analysis board, Never-Finishing — Tabula';
@@ -48,11 +25,7 @@ export async function studyNfPage(app, main, params) {
   const dice = h('input', { id: 'study-dice', type: 'text', size: 5, placeholder: '6-5', 'data-testid': 'study-dice', value: params.get('dice') || '' });
   const plies = h('select', { id: 'study-plies', 'data-testid': 'study-plies', 'aria-label': 'Depth' },
     h('option', { value: '' }, 'server depth'), [0, 1, 2, 3].map(n => h('option', { value: n }, `${n}-ply`)));
-  const trials = h('select', { id: 'study-trials', 'data-testid': 'study-trials', 'aria-label': 'Rollout trials' },
-    [36, 324, 1296].map(n => h('option', { value: n, selected: n === 324 ? true : null }, `${n} trials`)));
-  const truncate = h('select', { id: 'study-truncate', 'data-testid': 'study-truncate', 'aria-label': 'Rollout length' },
-    h('option', { value: '' }, 'to the end'), h('option', { value: '10' }, 'truncated after 10 plays'));
-  const seed = h('input', { id: 'study-seed', type: 'number', min: 0, value: 1, class: 'num-input', 'data-testid': 'study-seed' });
+  const settings = rolloutSettings();
   const boardEl = h('div', { class: 'study-board', 'data-testid': 'study-board' });
   const out = h('section', { class: 'hint-panel study-out', 'aria-live': 'polite', 'data-testid': 'study-out' });
   const rollEl = h('section', { class: 'hint-panel study-rollouts', 'aria-live': 'polite', 'data-testid': 'study-rollouts' });
@@ -97,7 +70,12 @@ export async function studyNfPage(app, main, params) {
         const best = v.candidates && v.candidates[0];
         arrows = best ? { actor: v.on_roll, segments: T.playSegments(best.move, v.on_roll) } : null;
         picked = new Set((v.candidates || []).slice(0, 2).map(m => m.move));
-        show(candidatesTable(v, picked, (move, on) => { if (on) picked.add(move); else picked.delete(move); }),
+        const rows = v.candidates || [];
+        show(candidatesTable(rows, {
+          caption: `Plays of ${v.dice}, ranked at ${v.plies}-ply by cubeless equity (${v.total_plays} in all${v.total_plays > rows.length ? `, the best ${rows.length} shown` : ''}); ^ marks a trap, * a hit; chances after each play, for the side to move`,
+          unit: 'money', empty: `No legal play: the roll of ${v.dice} is lost.`,
+          picked, onPick: (move, on) => { if (on) picked.add(move); else picked.delete(move); },
+        }),
           h('p', { class: 'small muted' }, 'The best play is drawn on the board in green. Tick plays and press "Roll out chosen plays" to roll them out together.'));
       } else {
         arrows = null;
@@ -111,8 +89,7 @@ export async function studyNfPage(app, main, params) {
 
   function rollout(what) {
     if (runner.busy()) return;
-    const body = { game: 'never-finishing', position: position.value.trim(), trials: Number(trials.value), seed: Number(seed.value) || 0 };
-    if (truncate.value) body.truncate = Number(truncate.value);
+    const body = { game: 'never-finishing', position: position.value.trim(), ...settings.fields() };
     if (what === 'plays') {
       if (!picked.size) { fail(new Error('ask for the best plays (Hint) and tick one or more first')); return; }
       body.plays = [...picked];
@@ -137,7 +114,7 @@ export async function studyNfPage(app, main, params) {
           h('label', { for: 'study-dice' }, 'Dice '), dice, ' ', h('label', { for: 'study-plies' }, 'Depth '), plies, ' ',
           h('button', { type: 'button', 'data-testid': 'study-hint', onclick: () => evaluate('hint') }, 'Hint'), ' ',
           h('button', { type: 'button', 'data-testid': 'study-evaluate', onclick: () => evaluate('evaluate') }, 'Evaluate')),
-        h('div', { class: 'study-form rollout-controls' }, trials, ' ', truncate, ' ', h('label', { for: 'study-seed' }, 'Seed '), seed),
+        h('div', { class: 'study-form rollout-controls' }, settings.controls),
         h('div', { class: 'study-form rollout-controls' },
           h('button', { type: 'button', 'data-testid': 'study-rollout', onclick: () => rollout('position') }, 'Roll out the position'), ' ',
           h('button', { type: 'button', 'data-testid': 'study-rollout-plays', onclick: () => rollout('plays') }, 'Roll out chosen plays')))),

@@ -104,6 +104,26 @@ function reportBody(r, final) {
 }
 
 /**
+ * A rollout's settings as controls (trials, length, seed: `controls`) and the request fields
+ * they give (`fields()`), for every analysis board that rolls out.
+ */
+export function rolloutSettings() {
+  const trials = h('select', { id: 'study-trials', 'data-testid': 'study-trials', 'aria-label': 'Rollout trials' },
+    [36, 324, 1296].map(n => h('option', { value: n, selected: n === 324 ? true : null }, `${n} trials`)));
+  const truncate = h('select', { id: 'study-truncate', 'data-testid': 'study-truncate', 'aria-label': 'Rollout length' },
+    h('option', { value: '' }, 'to the end'), h('option', { value: '10' }, 'truncated after 10 plays'));
+  const seed = h('input', { id: 'study-seed', type: 'number', min: 0, value: 1, class: 'num-input', 'data-testid': 'study-seed' });
+  return {
+    controls: [trials, ' ', truncate, ' ', h('label', { for: 'study-seed' }, 'Seed '), seed],
+    fields() {
+      const f = { trials: Number(trials.value), seed: Number(seed.value) || 0 };
+      if (truncate.value) f.truncate = Number(truncate.value);
+      return f;
+    },
+  };
+}
+
+/**
  * A rollout panel: `start(body)` runs a rollout of the request `body` in `el`; Stop keeps
  * what is done and offers Resume.
  */

@@ -11,19 +11,20 @@ import { drawTables } from './board-tables.js';
 import { hintBody, formatEquity, formatDiff, formatChance } from './hint.js';
 import * as T from './tables-logic.js';
 import { startModel, emptyModel, modelFromView, toXgid, applyClick, editorControls, onBoard, CHECKERS } from './study-editor.js';
-import { rolloutRunner, chancesTable } from './study-rollout.js';
+import { rolloutRunner, rolloutSettings, chancesTable } from './study-rollout.js';
 import { gameTabs } from './study-tabs.js';
 
 
 const DEFAULT = 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10';
 
-/** The ranked plays of a hint, each with the chances after it and a box to choose it for a rollout. */
-function candidatesTable(v, picked, onPick) {
-  const unit = v.hint.unit;
-  const rows = v.candidates || [];
-  if (!rows.length) return h('p', { class: 'small', 'data-testid': 'hint-empty' }, 'No play to rank: the dice cannot be played.');
+/**
+ * Ranked plays (`rows`: rank, move, equity, diff, chances, plies, after), each with the chances
+ * after it and a box to choose it for a rollout; the backgammon and Never-Finishing boards'.
+ */
+export function candidatesTable(rows, { caption, unit, empty, picked, onPick }) {
+  if (!rows.length) return h('p', { class: 'small', 'data-testid': 'hint-empty' }, empty);
   return h('table', { class: 'hint-moves candidates', 'data-testid': 'hint-moves' },
-    h('caption', { class: 'small muted' }, `Plays of ${v.hint.dice}, ranked at ${v.plies}-ply (${unit === 'mwc' ? 'match-winning chances' : 'money equity'}); chances after each play, for the player on roll`),
+    h('caption', { class: 'small muted' }, caption),
     h('thead', {}, h('tr', {},
       h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Roll out')), h('th', { scope: 'col' }, '#'),
       h('th', { scope: 'col' }, 'Play'), h('th', { scope: 'col', class: 'num' }, 'Equity'), h('th', { scope: 'col', class: 'num' }, 'Diff'),
@@ -76,12 +77,8 @@ export async function studyPage(app, main, params) {
   const dice = h('input', { id: 'study-dice', type: 'text', size: 5, placeholder: '3-1', 'data-testid': 'study-dice' });
   const plies = h('select', { id: 'study-plies', 'data-testid': 'study-plies', 'aria-label': 'Depth' },
     h('option', { value: '' }, 'server depth'), [0, 1, 2, 3].map(n => h('option', { value: n }, `${n}-ply`)));
-  const trials = h('select', { id: 'study-trials', 'data-testid': 'study-trials', 'aria-label': 'Rollout trials' },
-    [36, 324, 1296].map(n => h('option', { value: n, selected: n === 324 ? true : null }, `${n} trials`)));
-  const truncate = h('select', { id: 'study-truncate', 'data-testid': 'study-truncate', 'aria-label': 'Rollout length' },
-    h('option', { value: '' }, 'to the end'), h('option', { value: '10' }, 'truncated after 10 plays'));
+  const settings = rolloutSettings();
   const cubeful = h('input', { id: 'study-cubeful', type: 'checkbox', 'data-testid': 'study-cubeful' });
-  const seed = h('input', { id: 'study-seed', type: 'number', min: 0, value: 1, class: 'num-input', 'data-testid': 'study-seed' });
   const boardEl = h('div', { class: 'study-board', 'data-testid': 'study-board' });
   const idsEl = h('div', { class: 'study-ids small', 'data-testid': 'study-ids' });
   const editMsg = h('p', { class: 'small', role: 'status', 'data-testid': 'edit-message' });
@@ -217,7 +214,11 @@ export async function studyPage(app, main, params) {
         draw();
         if (v.hint && v.hint.kind === 'moves') {
           picked = new Set((v.candidates || []).slice(0, 2).map(m => m.move));
-          show(candidatesTable(v, picked, (move, on) => { if (on) picked.add(move); else picked.delete(move); }),
+          show(candidatesTable(v.candidates || [], {
+            caption: `Plays of ${v.hint.dice}, ranked at ${v.plies}-ply (${v.hint.unit === 'mwc' ? 'match-winning chances' : 'money equity'}); chances after each play, for the player on roll`,
+            unit: v.hint.unit, empty: 'No play to rank: the dice cannot be played.',
+            picked, onPick: (move, on) => { if (on) picked.add(move); else picked.delete(move); },
+          }),
             h('p', { class: 'small muted' }, 'The best play is drawn on the board in green. Tick plays and press "Roll out chosen plays" to roll them out together.'));
         } else {
           show(v.hint ? hintBody(v.hint) : h('p', { 'data-testid': 'study-no-hint' },
@@ -241,8 +242,7 @@ export async function studyPage(app, main, params) {
     } catch (e) { fail(e); return; }
     // an earlier refusal no longer applies to the position now rolled out
     if (out.querySelector('[data-testid=study-error]')) show(h('p', { class: 'small muted' }, 'Rolling out the position below.'));
-    const body = { position: toXgid(model), trials: Number(trials.value), seed: Number(seed.value) || 0 };
-    if (truncate.value) body.truncate = Number(truncate.value);
+    const body = { position: toXgid(model), ...settings.fields() };
     if (what === 'plays') {
       if (!picked.size) { fail(new Error('tick one or more plays of the hint first')); return; }
       body.plays = [...picked];
@@ -271,7 +271,7 @@ export async function studyPage(app, main, params) {
           h('button', { type: 'button', 'data-testid': 'study-hint', onclick: () => evaluate('hint') }, 'Hint'), ' ',
           h('button', { type: 'button', 'data-testid': 'study-evaluate', onclick: () => evaluate('evaluate') }, 'Evaluate')),
         h('div', { class: 'study-form rollout-controls' },
-          trials, ' ', truncate, ' ', h('label', { for: 'study-seed' }, 'Seed '), seed, ' ',
+          settings.controls, ' ',
           h('label', { class: 'pick' }, cubeful, ' Cubeful plays')),
         h('div', { class: 'study-form rollout-controls' },
           h('button', { type: 'button', 'data-testid': 'study-rollout', onclick: () => rollout('position') }, 'Roll out the position'), ' ',
