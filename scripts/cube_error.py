@@ -52,6 +52,7 @@ Deterministic for a given ``--seed``.
 
 import argparse
 import json
+import os
 import random
 import re
 import subprocess
@@ -192,9 +193,9 @@ def taker_error(dt, dp, take):
     return (dt if take else dp) - min(dt, dp)
 
 
-def tabula(position):
+def tabula(binary, position):
     out = subprocess.run(
-        [TABULA, "hint", position, "--json"], capture_output=True, text=True, check=False
+        [binary, "hint", position, "--json"], capture_output=True, text=True, check=False
     )
     if out.returncode != 0:
         sys.exit(f"tabula hint {position} failed: {out.stderr}")
@@ -245,6 +246,20 @@ def memg(x, n):
     return f"{1000 * x / n:.1f}" if n else "-"
 
 
+def judged_key(args):
+    """The settings that decide which positions are judged and how."""
+    return {
+        "positions": args.positions,
+        "seed": args.seed,
+        "close": args.close,
+        "judge_plies": args.judge_plies,
+        "redoubles": args.redoubles,
+        "sample": args.sample,
+        "batch": args.batch,
+        "jobs": args.jobs,
+    }
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--positions", type=int, default=200, help="close positions to judge")
@@ -274,12 +289,32 @@ def main():
     )
     ap.add_argument("--batch", type=int, default=400, help="candidates judged per round (split over --jobs gnubg processes)")
     ap.add_argument("--jobs", type=int, default=2, help="gnubg and tabula processes at once")
+    ap.add_argument(
+        "--tabula",
+        action="append",
+        metavar="NAME=PATH",
+        help="a Tabula binary to judge (repeatable; default: Tabula=" + TABULA + ")",
+    )
+    ap.add_argument(
+        "--judged",
+        metavar="FILE",
+        help="keep the judged positions in FILE (JSON): read it when it exists, else write it, "
+        "so that other binaries are judged on the same positions without asking gnubg again",
+    )
     args = ap.parse_args()
+    binaries = [t.split("=", 1) for t in (args.tabula or ["Tabula (tabula hint, 2-ply)=" + TABULA])]
     rng = random.Random(args.seed)
 
     plies_list = [args.judge_plies] + ([0] if args.judge_plies != 0 else [])
     kept = []
     seen = 0
+    if args.judged and os.path.exists(args.judged):
+        with open(args.judged) as f:
+            saved = json.load(f)
+        if saved["args"] != judged_key(args):
+            sys.exit(f"{args.judged} was judged with other settings: {saved['args']}")
+        seen = saved["seen"]
+        kept = [((b, c, o), {int(k): tuple(v) for k, v in a.items()}) for (b, c, o), a in saved["kept"]]
     while len(kept) < args.positions:
         pool = candidates(args.batch, rng, args.sample, args.redoubles)
         chunks = [pool[i :: args.jobs] for i in range(args.jobs)]
@@ -294,21 +329,25 @@ def main():
             if close(nd, dt, dp, args.close):
                 kept.append((cand, a))
 
-    positions = [xgid(b, c, o) for (b, c, o), _ in kept]
-    with ThreadPoolExecutor(args.jobs) as ex:
-        tabula_choices = list(ex.map(tabula, positions))
+    if args.judged and not os.path.exists(args.judged):
+        with open(args.judged, "w") as f:
+            json.dump({"args": judged_key(args), "seen": seen, "kept": kept}, f)
 
-    names = ["Tabula (tabula hint, 2-ply)", "gnubg 0-ply", "never double, always take"]
+    positions = [xgid(b, c, o) for (b, c, o), _ in kept]
+    tabula_choices = {}
+    for name, binary in binaries:
+        with ThreadPoolExecutor(args.jobs) as ex:
+            tabula_choices[name] = list(ex.map(lambda x: tabula(binary, x), positions))
+
+    names = [name for name, _ in binaries] + ["gnubg 0-ply", "never double, always take"]
     tallies = {name: Tally() for name in names}
-    for ((_, _, owned), a), tab in zip(kept, tabula_choices):
+    for k, ((_, _, owned), a) in enumerate(kept):
         judge = a[args.judge_plies]
         nd, dt, dp = judge
         right_double, _ = proper(*judge)
-        choices = {
-            names[0]: tab,
-            names[1]: proper(*a[0]),
-            names[2]: (False, True),
-        }
+        choices = {name: tabula_choices[name][k] for name, _ in binaries}
+        choices["gnubg 0-ply"] = proper(*a[0])
+        choices["never double, always take"] = (False, True)
         for name, (double, take) in choices.items():
             t = tallies[name]
             t.doubler(judge, double, doubler_error(nd, dt, dp, double))

@@ -213,9 +213,15 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
     }
     let setup = setup(&args.position)?;
     let nets = NeuralEvaluator::shipped();
-    let p = nply::chances(nets, &mut MoveGen::new(), &setup.board, args.plies);
-    let (state, _) = cube_state(&setup)?;
-    let analysis = cube_decision(&setup, &p)?;
+    let (state, owner) = cube_state(&setup)?;
+    // The cube decision is searched with the cube in play; its chances are the n-ply ones.
+    let (p, analysis) = if owner == Owner::Opponent {
+        let p = nply::chances(nets, &mut MoveGen::new(), &setup.board, args.plies);
+        (p, None)
+    } else {
+        let a = CubeAnalysis::search(nets, &mut MoveGen::new(), &setup.board, &state, args.plies);
+        (a.chances, Some(a))
+    };
     if args.json {
         return write_json(
             out,

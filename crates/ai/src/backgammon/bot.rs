@@ -2,7 +2,8 @@
 //! its chances. Deterministic for a given level and seed.
 
 use super::chances::{Evaluator, Probabilities};
-use super::cube::{self, Answer, CubeState};
+use super::cube::{self, CubeState};
+use crate::study::cube::CubeAnalysis;
 use super::eval::Heuristic;
 use super::nn::NeuralEvaluator;
 use crate::search::choose_play;
@@ -104,7 +105,7 @@ impl BackgammonBot {
                 // says no there as well.
                 if self.level != Level::Random
                     && !session.is_crawford_game()
-                    && cube::should_double(&self.cube_chances(&board), &state)
+                    && self.cube_analysis(&board, &state).double
                 {
                     Action::Double
                 } else {
@@ -115,15 +116,16 @@ impl BackgammonBot {
                 if self.level == Level::Random {
                     return Action::Take;
                 }
-                // The board is seen from the doubler, before their roll; our chances are
-                // the flip, judged as deep as the doubler's own decision (a take judged at
-                // 0-ply was the bot's costliest cube error against gnubg: issue 27).
-                let ours = self.cube_chances(&board).flip();
-                // The bots take where the cube rules would beaver: against GNU Backgammon the
+                // The board and the cube state are the doubler's, before their roll: the
+                // take is judged as deep as the doubler's own decision (a take judged at
+                // 0-ply was the bot's costliest cube error against gnubg: issue 27). The
+                // bots take where the cube rules would beaver: against GNU Backgammon the
                 // hand-made evaluator's beavers were its costliest errors (docs/bots.md).
-                match cube::answer_double(&ours, &CubeState::of(session, player)) {
-                    Answer::Beaver | Answer::Take => Action::Take,
-                    Answer::Drop => Action::Drop,
+                let state = CubeState::of(session, !player);
+                if self.cube_analysis(&board, &state).take {
+                    Action::Take
+                } else {
+                    Action::Drop
                 }
             }
             Decision::ResignationAnswer => {
@@ -143,15 +145,18 @@ impl BackgammonBot {
         }
     }
 
-    /// The chances of the player on roll in `board` that double and take decisions rest on: two rolls ahead at the strong level (2-ply, as gnubg counts: each roll of the
-    /// player on roll answered by each of the opponent's, best plays at 0-ply), the bare
-    /// evaluator below it. A cube decision turns on a few points of winning chance, so it
-    /// gets the deeper look that chequer play already has.
-    fn cube_chances(&mut self, board: &Position) -> Probabilities {
+    /// The cube decision of the player on roll in `board` (`state` is theirs), which both the
+    /// double and the take rest on: at the strong level searched two rolls ahead with the
+    /// cube in play at each turn (2-ply as gnubg counts: each roll of the player on roll
+    /// answered by each of the opponent's, best plays at 0-ply; `crate::study::cube_search`),
+    /// below it Janowski's interpolation of the bare evaluator's chances. A cube decision
+    /// turns on a few points of winning chance, so it gets the deeper look that chequer play
+    /// already has.
+    fn cube_analysis(&mut self, board: &Position, state: &CubeState) -> CubeAnalysis {
         if self.level == Level::Strong {
-            crate::study::nply::chances(&self.eval, &mut self.reply_gen, board, CUBE_PLIES)
+            CubeAnalysis::search(&self.eval, &mut self.reply_gen, board, state, CUBE_PLIES)
         } else {
-            self.eval.evaluate(board)
+            CubeAnalysis::new(&self.eval.evaluate(board), state)
         }
     }
 

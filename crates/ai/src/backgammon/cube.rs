@@ -34,7 +34,7 @@ use tabula_tables::backgammon::{Backgammon, Mode};
 /// doubled cube, above this). In theory any take where the taker is the favourite is a
 /// beaver; the margin allows for the evaluator's errors, since a wrong beaver costs twice a
 /// wrong take.
-const BEAVER_EQUITY: f32 = 0.25;
+pub const BEAVER_EQUITY: f32 = 0.25;
 
 /// The answer to a double.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -66,7 +66,7 @@ impl Score {
     }
 
     /// The same score seen by the opponent.
-    fn swapped(&self) -> Score {
+    pub fn swapped(&self) -> Score {
         Score {
             away_me: self.away_opp,
             away_opp: self.away_me,

@@ -381,8 +381,8 @@ fn analyse_one(
         (tabula_core::Decision::DoubleOrRoll, Action::Roll | Action::Double) => {
             let doubled = *action == Action::Double;
             let board = session.game().board();
-            let p = nply::chances(eval, &mut gen, &board, settings.plies);
-            let a = CubeAnalysis::new(&p, &CubeState::of(session, player));
+            let state = CubeState::of(session, player);
+            let a = CubeAnalysis::search(eval, &mut gen, &board, &state, settings.plies);
             let take_or_drop = a.double_take.min(a.double_drop);
             let error = if doubled == a.double {
                 0.0
@@ -407,8 +407,8 @@ fn analyse_one(
             // The board is seen from the doubler, the cube state before the double.
             let doubler = !player;
             let board = session.game().board();
-            let p = nply::chances(eval, &mut gen, &board, settings.plies);
-            let a = CubeAnalysis::new(&p, &CubeState::of(session, doubler));
+            let state = CubeState::of(session, doubler);
+            let a = CubeAnalysis::search(eval, &mut gen, &board, &state, settings.plies);
             let error = if took == a.take {
                 0.0
             } else {

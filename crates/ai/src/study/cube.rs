@@ -5,9 +5,12 @@
 //! ([`crate::backgammon::cubeful`], Janowski's interpolation); a match in cubeful
 //! match-winning chances by the same interpolation ([`crate::backgammon::match_cube`]).
 
-use crate::backgammon::cube::{self, Answer, CubeState, Stakes};
+use super::cube_search::{cube_values, CubeValues};
+use crate::backgammon::cube::{self, CubeState, Stakes};
 use crate::backgammon::cubeful::{MoneyDecision, CUBE_EFFICIENCY};
-use crate::backgammon::Probabilities;
+use crate::backgammon::{Evaluator, Probabilities};
+use crate::search::Plays;
+use tabula_tables::Position;
 
 /// What the equities of a [`CubeAnalysis`] are counted in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,39 +55,76 @@ pub struct CubeAnalysis {
 }
 
 impl CubeAnalysis {
-    /// The decision of the player on roll with cubeless chances `p` in `state`.
+    /// The decision of the player on roll with cubeless chances `p` in `state`, the cube
+    /// valued on those chances alone (Janowski's interpolation at the root).
     pub fn new(p: &Probabilities, state: &CubeState) -> CubeAnalysis {
-        let answer = cube::answer_double(&p.flip(), state);
-        let double = cube::should_double(p, state);
-        let (unit, no_double, double_take, double_drop, redouble) = match state.stakes {
+        let (no_double, double_take, double_drop) = match state.stakes {
             Stakes::Money {
                 jacoby_applies,
                 centred,
                 ..
             } => {
                 let d = MoneyDecision::new(p, centred, jacoby_applies, CUBE_EFFICIENCY);
-                (
-                    Unit::Money,
-                    d.no_double,
-                    d.double_take,
-                    d.double_drop,
-                    !centred,
-                )
+                (d.no_double, d.double_take, d.double_drop)
             }
-            Stakes::Match { .. } => {
-                let (nd, dt, dp) = cube::match_decision(p, state).expect("a match");
-                (Unit::MatchWinningChance, nd, dt, dp, state.cube > 1)
-            }
+            Stakes::Match { .. } => cube::match_decision(p, state).expect("a match"),
         };
+        CubeAnalysis::from_values(
+            &CubeValues {
+                chances: *p,
+                no_double,
+                double_take,
+                double_drop,
+            },
+            state,
+        )
+    }
+
+    /// The decision of the player on roll in `pos` searched `plies` deep with the cube in
+    /// play at every turn ([`super::cube_search`]).
+    pub fn search(
+        eval: &impl Evaluator,
+        plays: &mut impl Plays,
+        pos: &Position,
+        state: &CubeState,
+        plies: u32,
+    ) -> CubeAnalysis {
+        CubeAnalysis::from_values(&cube_values(eval, plays, pos, state, plies), state)
+    }
+
+    /// The decision of the player on roll from the three values of `v` in `state`: double
+    /// when double/take and double/drop both beat playing on (never in the Crawford game, nor
+    /// in a match the doubler wins by winning the current cube); take while taking is worth
+    /// no less than the drop; beaver (money with beavers) when the taker's value after the
+    /// take is above [`cube::BEAVER_EQUITY`] per unit of the doubled cube.
+    pub fn from_values(v: &CubeValues, state: &CubeState) -> CubeAnalysis {
+        let (unit, redouble, may_double, beavers) = match state.stakes {
+            Stakes::Money {
+                centred, beavers, ..
+            } => (Unit::Money, !centred, true, beavers),
+            Stakes::Match {
+                away_me,
+                crawford_game,
+                ..
+            } => (
+                Unit::MatchWinningChance,
+                state.cube > 1,
+                !crawford_game && away_me > state.cube,
+                false,
+            ),
+        };
+        // Ties are taken: when the drop loses the match every take is free.
+        let take = v.double_take <= v.double_drop;
+        let beaver = beavers && take && -v.double_take / 2.0 > cube::BEAVER_EQUITY;
         CubeAnalysis {
-            chances: *p,
+            chances: v.chances,
             unit,
-            no_double,
-            double_take,
-            double_drop,
-            double,
-            take: answer != Answer::Drop,
-            beaver: answer == Answer::Beaver,
+            no_double: v.no_double,
+            double_take: v.double_take,
+            double_drop: v.double_drop,
+            double: may_double && v.double_take.min(v.double_drop) > v.no_double,
+            take,
+            beaver,
             redouble,
         }
     }

@@ -111,8 +111,8 @@ pub fn hint(eval: &(impl Evaluator + Sync), session: &Backgammon, plies: u32) ->
             let answering = decision == Decision::TakeOrDrop;
             // The board and the cube state are the doubler's.
             let doubler = if answering { !player } else { player };
-            let p = nply::chances(eval, &mut MoveGen::new(), &board, plies);
-            let analysis = CubeAnalysis::new(&p, &CubeState::of(session, doubler));
+            let state = CubeState::of(session, doubler);
+            let analysis = CubeAnalysis::search(eval, &mut MoveGen::new(), &board, &state, plies);
             Some(Hint::Cube {
                 answering,
                 analysis,

@@ -7,6 +7,7 @@
 pub mod analyse;
 pub mod analyse_nf;
 pub mod cube;
+pub mod cube_search;
 pub mod cubeful_rollout;
 pub mod filter;
 pub mod hint;
