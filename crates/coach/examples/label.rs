@@ -8,6 +8,11 @@
 //! cargo run --release -p tabula-coach --example label -- --out labels/gen1 --chunks 400 \
 //!     --plies 2 --threads 1
 //! ```
+//!
+//! `--kinds` keeps only positions of the kinds the nets misjudge (`tabula_coach::kinds`);
+//! `--rollout N` labels each by a variance-reduced rollout of N trials (seeded by the run's
+//! seed, the chunk and the record) instead of the n-ply chances. Both are written to the
+//! manifest when used.
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -47,6 +52,12 @@ struct Args {
     /// Worker threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Keep only positions of the kinds the nets misjudge.
+    #[arg(long)]
+    kinds: bool,
+    /// Label by rollouts of this many trials instead of n-ply chances.
+    #[arg(long)]
+    rollout: Option<u32>,
 }
 
 fn chunk_path(dir: &Path, index: u64) -> PathBuf {
@@ -73,13 +84,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         keep: args.keep,
         explore: args.explore,
         seed: args.seed,
+        kinds_only: args.kinds,
         ..SampleConfig::default()
     };
-    let manifest = format!(
-        "tabula label chunks\nnets: {nets_id}\nplies: {}\nper_chunk: {}\nkeep: {}\n\
+    let depth = match args.rollout {
+        Some(trials) => format!("rollout: {trials} trials, variance reduction\n"),
+        None => format!("plies: {}\n", args.plies),
+    };
+    let mut manifest = format!(
+        "tabula label chunks\nnets: {nets_id}\n{depth}per_chunk: {}\nkeep: {}\n\
          explore: {}\nexplore_top: {}\nseed: {}\n",
-        args.plies, cfg.per_chunk, cfg.keep, cfg.explore, cfg.explore_top, cfg.seed
+        cfg.per_chunk, cfg.keep, cfg.explore, cfg.explore_top, cfg.seed
     );
+    if args.kinds {
+        manifest.push_str("kinds: closed out, prime, blitz, back game\n");
+    }
     std::fs::create_dir_all(&args.out)?;
     let manifest_path = args.out.join("manifest.txt");
     match std::fs::read_to_string(&manifest_path) {
@@ -110,9 +129,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut gen = MoveGen::new();
             let records: Vec<Labelled> = positions
                 .into_iter()
-                .map(|position| Labelled {
+                .enumerate()
+                .map(|(i, position)| Labelled {
                     position,
-                    target: label::label_position(&nets, &mut gen, &position, args.plies),
+                    target: match args.rollout {
+                        Some(trials) => {
+                            let seed = args.seed ^ (c << 20) ^ i as u64;
+                            label::label_by_rollout(&nets, &position, trials, seed)
+                        }
+                        None => label::label_position(&nets, &mut gen, &position, args.plies),
+                    },
                 })
                 .collect();
             let path = chunk_path(&args.out, c);

@@ -45,6 +45,8 @@ pub struct SampleConfig {
     pub explore_top: usize,
     /// The run's seed; chunk `c` is seeded by `(seed, c)`.
     pub seed: u64,
+    /// Keep only positions of the kinds the nets misjudge ([`crate::kinds`]).
+    pub kinds_only: bool,
 }
 
 impl Default for SampleConfig {
@@ -55,6 +57,7 @@ impl Default for SampleConfig {
             explore: 0.15,
             explore_top: 4,
             seed: 1,
+            kinds_only: false,
         }
     }
 }
@@ -67,6 +70,35 @@ pub struct Labelled {
     /// That player's cubeless chances: win, win gammon, win backgammon, lose gammon, lose
     /// backgammon.
     pub target: [f32; OUTPUTS],
+}
+
+/// The chances of the player on roll in `pos` by a cubeless rollout of `nets` (0-ply plays,
+/// luck-based variance reduction, stratified first rolls; `study::rollout`) of `trials`
+/// trials with dice seeded by `seed`, as a target. A rollout sees past the nets' misjudged
+/// structures (a closed board that must break, a blitz that fails) where an n-ply look
+/// stays inside them.
+pub fn label_by_rollout(
+    nets: &NeuralEvaluator,
+    pos: &Position,
+    trials: u32,
+    seed: u64,
+) -> [f32; OUTPUTS] {
+    use tabula_ai::study::rollout::{rollout, RolloutConfig};
+    let config = RolloutConfig {
+        trials,
+        truncate: None,
+        seed,
+        variance_reduction: true,
+    };
+    let r = rollout(
+        nets,
+        MoveGen::new,
+        NeuralEvaluator::exact,
+        pos,
+        &config,
+        || {},
+    );
+    to_array(&r.chances).map(|p| p.clamp(0.0, 1.0))
 }
 
 /// Why a chunk file is refused.
@@ -100,7 +132,10 @@ pub fn sample_chunk(nets: &NeuralEvaluator, cfg: &SampleConfig, index: u64) -> V
         if pos.mover_off() == CHECKERS || pos.opponent_off() == CHECKERS {
             pos = Position::START;
         }
-        if NeuralEvaluator::exact(&pos).is_none() && rng.gen_bool(cfg.keep) {
+        if NeuralEvaluator::exact(&pos).is_none()
+            && (!cfg.kinds_only || crate::kinds::of(&pos).any())
+            && rng.gen_bool(cfg.keep)
+        {
             kept.push(pos);
         }
         let dice = roll(&mut rng);
@@ -243,5 +278,31 @@ mod tests {
         }
         // The start is close to even for the player on roll.
         assert!((0.4..0.6).contains(&t[0]), "{t:?}");
+    }
+
+    #[test]
+    fn a_rollout_label_is_reproducible_and_exact_where_the_database_knows() {
+        let nets = NeuralEvaluator::shipped();
+        let kinds = SampleConfig {
+            per_chunk: 3,
+            kinds_only: true,
+            ..tiny()
+        };
+        let positions = sample_chunk(nets, &kinds, 1);
+        assert!(positions.iter().all(|p| crate::kinds::of(p).any()));
+        let a = label_by_rollout(nets, &positions[0], 4, 9);
+        assert_eq!(a, label_by_rollout(nets, &positions[0], 4, 9));
+        assert!(a.iter().all(|p| (0.0..=1.0).contains(p)), "{a:?}");
+        // Two checkers each in the home boards: the bear-off database's answer.
+        let mut mover = [0u8; 25];
+        let mut opponent = [0u8; 25];
+        mover[2] = 2;
+        opponent[4] = 2;
+        let bearoff = Position::from_counts(&mover, &opponent).unwrap();
+        let exact = NeuralEvaluator::exact(&bearoff).expect("in the database");
+        let rolled = label_by_rollout(nets, &bearoff, 4, 9);
+        for (a, b) in rolled.iter().zip(to_array(&exact)) {
+            assert!((a - b).abs() < 1e-6, "{rolled:?} {exact:?}");
+        }
     }
 }

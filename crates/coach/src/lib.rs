@@ -26,6 +26,7 @@
 
 pub mod checkpoint;
 pub mod grad;
+pub mod kinds;
 pub mod label;
 pub mod measure;
 pub mod nf_td;

@@ -3,10 +3,10 @@
 
 use super::chances::{Evaluator, Probabilities};
 use super::cube::{self, CubeState};
-use crate::study::cube::CubeAnalysis;
 use super::eval::Heuristic;
 use super::nn::NeuralEvaluator;
 use crate::search::choose_play;
+use crate::study::cube::CubeAnalysis;
 use crate::Level;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

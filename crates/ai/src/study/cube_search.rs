@@ -174,7 +174,9 @@ impl Node {
     /// The cubeful value of chances `p` of the player on roll in this state (Janowski).
     fn leaf(&self, p: &Probabilities, x: f32) -> f32 {
         match self.game {
-            Game::Money { jacoby } => self.cube as f32 * money_equity_with(p, self.owner, jacoby, x),
+            Game::Money { jacoby } => {
+                self.cube as f32 * money_equity_with(p, self.owner, jacoby, x)
+            }
             Game::Match { score, .. } => {
                 let holder = match self.owner {
                     Owner::Centred => Holder::Centred,
@@ -187,7 +189,7 @@ impl Node {
     }
 
     /// A value of the other player turned into this player's.
-    fn from_other(&self, v: f32) -> f32 {
+    fn of_other(&self, v: f32) -> f32 {
         match self.game {
             Game::Money { .. } => -v,
             Game::Match { .. } => 1.0 - v,
@@ -267,7 +269,7 @@ impl<E: Evaluator, P: Plays> Search<'_, E, P> {
             let (p, v) = self.decided(&next.flip(), &theirs, plies - 1);
             add_weighted(&mut chances, &p.flip(), w);
             for ((sum, n), v) in values.iter_mut().zip(nodes).zip(v) {
-                *sum += w * n.from_other(v);
+                *sum += w * n.of_other(v);
             }
         }
         (chances, values)
@@ -410,7 +412,10 @@ mod tests {
             let v = cube_values(nets, &mut MoveGen::new(), &pos, &money(true, false), plies);
             // The opponent, sure to win, is valued at the cube they hold or cash.
             assert!((v.no_double - (2.0 * q - 1.0)).abs() < 1e-5, "{v:?}");
-            assert!((v.double_take - 2.0 * (2.0 * q - 1.0)).abs() < 1e-5, "{v:?}");
+            assert!(
+                (v.double_take - 2.0 * (2.0 * q - 1.0)).abs() < 1e-5,
+                "{v:?}"
+            );
             assert_eq!(v.double_drop, 1.0);
             assert!((v.chances.win - q).abs() < 1e-5);
             let a = CubeAnalysis::from_values(&v, &money(true, false));
