@@ -163,6 +163,46 @@ fn bench(c: &mut Criterion) {
     });
     group.finish();
 
+    // The candidates of a roll, as the searches judge them: each contact position of the
+    // corpus with a roll drawn from a fixed seed, every legal result seen by the opponent;
+    // evaluated one by one, and as one batch a roll (the incremental first layer).
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED + 1);
+    let mut gen = MoveGen::new();
+    let rolls: Vec<Vec<Position>> = corpus
+        .contact
+        .iter()
+        .map(|p| {
+            let dice = Dice::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).unwrap();
+            gen.positions(p, dice).iter().map(|c| c.flip()).collect()
+        })
+        .collect();
+    let candidates: usize = rolls.iter().map(Vec::len).sum();
+    let mut group = c.benchmark_group("bg-eval-nn-roll");
+    group.throughput(Throughput::Elements(candidates as u64));
+    group.bench_function("one-by-one", |b| {
+        b.iter(|| {
+            let mut total = 0.0f32;
+            for roll in &rolls {
+                for p in roll {
+                    total += nets.evaluate(black_box(p)).equity();
+                }
+            }
+            total
+        })
+    });
+    let mut out = Vec::new();
+    group.bench_function("batch", |b| {
+        b.iter(|| {
+            let mut total = 0.0f32;
+            for roll in &rolls {
+                nets.evaluate_batch(black_box(roll), &mut out);
+                total += out.iter().map(|e| e.equity()).sum::<f32>();
+            }
+            total
+        })
+    });
+    group.finish();
+
     let mut group = c.benchmark_group("bearoff-db");
     group.sample_size(10);
     group.bench_function("build", |b| {

@@ -41,6 +41,13 @@ impl Evaluator for BotEval {
             BotEval::Heuristic(h) => h.evaluate(pos),
         }
     }
+
+    fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Probabilities>) {
+        match self {
+            BotEval::Neural(n) => n.evaluate_batch(positions, out),
+            BotEval::Heuristic(h) => h.evaluate_batch(positions, out),
+        }
+    }
 }
 
 /// A backgammon bot of a given level.

@@ -76,6 +76,14 @@ impl Probabilities {
 pub trait Evaluator {
     /// The cubeless chances of the player on roll.
     fn evaluate(&self, pos: &Position) -> Probabilities;
+
+    /// The chances of each of `positions` into `out` (cleared first). Evaluators that can
+    /// share work between similar positions (the neural nets' incremental first layer)
+    /// override it; the answers are [`Evaluator::evaluate`]'s, within rounding.
+    fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Probabilities>) {
+        out.clear();
+        out.extend(positions.iter().map(|p| self.evaluate(p)));
+    }
 }
 
 /// The result of a finished game from the side of the player on roll, who has lost because

@@ -84,6 +84,10 @@ fn fits(net: &Net, inputs: &Inputs) -> bool {
         && inputs.iter().all(|(i, _)| i < net.w1.len() / h)
 }
 
+/// The AVX2 sigmoid of eight lanes, for the incremental pass (`super::incremental`).
+#[cfg(target_arch = "x86_64")]
+pub(super) use avx2::sigmoid8 as avx2_sigmoid8;
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::super::inputs::Inputs;
@@ -124,7 +128,7 @@ mod avx2 {
 
     /// `1 / (1 + exp(-x))` of eight lanes.
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn sigmoid8(x: __m256) -> __m256 {
+    pub(in crate::nn) unsafe fn sigmoid8(x: __m256) -> __m256 {
         let one = _mm256_set1_ps(1.0);
         let e = exp8(_mm256_sub_ps(_mm256_setzero_ps(), x));
         _mm256_div_ps(one, _mm256_add_ps(one, e))

@@ -46,22 +46,32 @@ pub fn luck_0ply(
 
 /// The best play of the mover of `pos` with `dice` at 0-ply (the one that leaves the
 /// opponent the lowest equity), with the opponent's chances after it; `None` when no play is
-/// legal.
+/// legal. The candidates are evaluated as one batch ([`Evaluator::evaluate_batch`]).
 pub fn best_play_0ply(
     eval: &impl Evaluator,
     plays: &mut impl Plays,
     pos: &Position,
     dice: Dice,
 ) -> Option<(Position, Probabilities)> {
-    let mut best: Option<(f32, Position, Probabilities)> = None;
-    for &play in plays.plays(pos, dice) {
-        let theirs = eval.evaluate(&play.flip());
-        let e = theirs.equity();
-        if best.as_ref().is_none_or(|(b, _, _)| e < *b) {
-            best = Some((e, play, theirs));
-        }
+    thread_local! {
+        static BUFFERS: std::cell::RefCell<(Vec<Position>, Vec<Probabilities>)> =
+            const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
     }
-    best.map(|(_, play, theirs)| (play, theirs))
+    let candidates = plays.plays(pos, dice);
+    if candidates.is_empty() {
+        return None;
+    }
+    BUFFERS.with(|b| {
+        let (flipped, chances) = &mut *b.borrow_mut();
+        flipped.clear();
+        flipped.extend(candidates.iter().map(Position::flip));
+        eval.evaluate_batch(flipped, chances);
+        let (best, theirs) = candidates
+            .iter()
+            .zip(chances.iter())
+            .min_by(|a, b| a.1.equity().total_cmp(&b.1.equity()))?;
+        Some((*best, *theirs))
+    })
 }
 
 /// Adds `w · p` to `sum`, output by output.

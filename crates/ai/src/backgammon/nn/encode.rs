@@ -13,7 +13,7 @@ use crate::nn::inputs::CAPACITY;
 use tabula_tables::Position;
 
 /// Units per point.
-const PER_POINT: usize = 4;
+pub const PER_POINT: usize = 4;
 /// Inputs of one side: 24 points, the bar, the checkers off, the pip count.
 pub const PER_SIDE: usize = 24 * PER_POINT + 3;
 /// All inputs of the per-point encoding.

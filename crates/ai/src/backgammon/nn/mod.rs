@@ -6,11 +6,13 @@
 //! - [`encode`]: the inputs, a per-point encoding of both sides plus a few counts, and
 //!   optionally the hand-crafted [`features`];
 //! - [`file`]: the contact and race nets in the shared weights file;
+//! - [`batch`]: many positions at once, the first layer updated incrementally;
 //! - [`NeuralEvaluator`]: the [`Evaluator`] on top.
 //!
 //! The perceptron, its forward pass and the file format are the net library both dice games
 //! share ([`crate::nn`]); [`net`] and [`simd`] are re-exported here under their old paths.
 
+pub mod batch;
 pub mod encode;
 pub mod features;
 pub mod file;
@@ -143,6 +145,10 @@ impl Evaluator for NeuralEvaluator {
         self.encoding.encode(pos, &mut inputs);
         let out = self.net(Phase::of(pos)).forward(&inputs);
         probabilities(out, pos)
+    }
+
+    fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Probabilities>) {
+        NeuralEvaluator::evaluate_batch(self, positions, out);
     }
 }
 

@@ -1,0 +1,220 @@
+//! Many positions evaluated at once with the first layer updated incrementally
+//! ([`crate::nn::incremental`]): the candidates of a roll, or any list of positions.
+//!
+//! The per-point encoding ([`super::encode`]) gives each point of each side four inputs from
+//! that point's checker count alone, and each side three counts (bar, off, pips). So the
+//! inputs of two positions differ only at the points whose counts differ and at the counts:
+//! after the first position of a phase has its hidden sums computed in full, every later one
+//! of that phase starts from those sums and adds the rows of its differences (a play moves
+//! two to four checkers: some ten rows instead of forty-odd). Finished boards and the
+//! bear-off database's positions keep their exact answers; nets that read the hand-crafted
+//! features (which change across the board) are evaluated one by one.
+
+use super::encode::{self, Encoding, Inputs, PER_POINT, PER_SIDE};
+use super::{probabilities, NeuralEvaluator, Phase};
+use crate::backgammon::{Evaluator, Probabilities};
+use tabula_tables::Position;
+
+/// What the per-point encoding reads of one side.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Side {
+    points: [u8; 24],
+    bar: u8,
+    off: u8,
+}
+
+impl Side {
+    fn pips(&self) -> u32 {
+        let on_points: u32 = self
+            .points
+            .iter()
+            .enumerate()
+            .map(|(p, &n)| u32::from(n) * (p as u32 + 1))
+            .sum();
+        u32::from(self.bar) * 25 + on_points
+    }
+}
+
+/// The two sides of `pos` as the encoding reads them: the player on roll's, the opponent's.
+fn sides(pos: &Position) -> [Side; 2] {
+    let mut mine = [0u8; 24];
+    let mut theirs = [0u8; 24];
+    for i in 0..24 {
+        mine[i] = pos.mover_on(i + 1);
+        theirs[i] = pos.opponent_on(24 - i);
+    }
+    [
+        Side {
+            points: mine,
+            bar: pos.mover_on(25),
+            off: pos.mover_off(),
+        },
+        Side {
+            points: theirs,
+            bar: pos.opponent_on(0),
+            off: pos.opponent_off(),
+        },
+    ]
+}
+
+/// The four inputs of a point holding `n` checkers (as [`encode`] writes them).
+fn point_inputs(n: u8) -> [f32; PER_POINT] {
+    [
+        f32::from(u8::from(n >= 1)),
+        f32::from(u8::from(n >= 2)),
+        f32::from(u8::from(n >= 3)),
+        if n > 3 { f32::from(n - 3) / 2.0 } else { 0.0 },
+    ]
+}
+
+/// A side's three counts as inputs: bar, off, pips.
+fn count_inputs(s: &Side) -> [f32; 3] {
+    [
+        f32::from(s.bar) / 2.0,
+        f32::from(s.off) / 15.0,
+        s.pips() as f32 / 100.0,
+    ]
+}
+
+/// Calls `row(input, delta)` for every input that differs from `from` to `to`.
+fn differences(from: &[Side; 2], to: &[Side; 2], mut row: impl FnMut(usize, f32)) {
+    for (k, (a, b)) in from.iter().zip(to).enumerate() {
+        let base = k * PER_SIDE;
+        for p in 0..24 {
+            if a.points[p] != b.points[p] {
+                let (x, y) = (point_inputs(a.points[p]), point_inputs(b.points[p]));
+                for u in 0..PER_POINT {
+                    if x[u] != y[u] {
+                        row(base + p * PER_POINT + u, y[u] - x[u]);
+                    }
+                }
+            }
+        }
+        let (x, y) = (count_inputs(a), count_inputs(b));
+        for u in 0..3 {
+            if x[u] != y[u] {
+                row(base + 24 * PER_POINT + u, y[u] - x[u]);
+            }
+        }
+    }
+}
+
+/// The first position of a phase in a batch: its sides and hidden sums.
+struct Base {
+    sides: [Side; 2],
+    sums: Vec<f32>,
+}
+
+impl NeuralEvaluator {
+    /// The chances of each of `positions` into `out` (cleared first), as
+    /// [`Evaluator::evaluate`] gives them one by one, within rounding (module docs).
+    pub fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Probabilities>) {
+        out.clear();
+        if self.encoding != Encoding::Points {
+            out.extend(positions.iter().map(|p| self.evaluate(p)));
+            return;
+        }
+        let mut bases: [Option<Base>; 2] = [None, None];
+        let mut sums = Vec::new();
+        let mut inputs = Inputs::new();
+        for pos in positions {
+            if let Some(p) = NeuralEvaluator::exact(pos) {
+                out.push(p);
+                continue;
+            }
+            let phase = Phase::of(pos);
+            let net = self.net(phase);
+            let slot = &mut bases[usize::from(phase == Phase::Race)];
+            let s = sides(pos);
+            let raw = match slot {
+                None => {
+                    encode::encode(pos, &mut inputs);
+                    let mut base_sums = vec![0.0; net.hidden];
+                    net.pre_activations(&inputs, &mut base_sums);
+                    let raw = net.from_pre_activations(&base_sums);
+                    *slot = Some(Base {
+                        sides: s,
+                        sums: base_sums,
+                    });
+                    raw
+                }
+                Some(base) => {
+                    sums.clear();
+                    sums.extend_from_slice(&base.sums);
+                    differences(&base.sides, &s, |i, d| net.add_row(i, d, &mut sums));
+                    net.from_pre_activations(&sums)
+                }
+            };
+            out.push(probabilities(raw, pos));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_core::{Dice, Die};
+    use tabula_tables::MoveGen;
+
+    /// Positions of a seeded random game, and the candidates of a roll in each.
+    fn batches() -> Vec<Vec<Position>> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut gen = MoveGen::new();
+        let mut pos = Position::START;
+        let mut out = Vec::new();
+        while out.len() < 300 {
+            if pos.mover_off() == 15 || pos.opponent_off() == 15 {
+                pos = Position::START;
+            }
+            let d = |r: &mut rand_chacha::ChaCha8Rng| Die::new(r.gen_range(1..=6)).unwrap();
+            let dice = Dice::from_values(d(&mut rng), d(&mut rng));
+            let plays = gen.positions(&pos, dice).to_vec();
+            out.push(plays.iter().map(|p| p.flip()).collect());
+            if !plays.is_empty() {
+                pos = plays[rng.gen_range(0..plays.len())];
+            }
+            pos = pos.flip();
+        }
+        out
+    }
+
+    #[test]
+    fn a_batch_equals_one_evaluation_at_a_time() {
+        let nets = NeuralEvaluator::shipped();
+        let mut got = Vec::new();
+        let mut worst = 0.0f32;
+        for batch in batches() {
+            nets.evaluate_batch(&batch, &mut got);
+            assert_eq!(got.len(), batch.len());
+            for (p, g) in batch.iter().zip(&got) {
+                let want = nets.evaluate(p);
+                for (a, b) in [
+                    (g.win, want.win),
+                    (g.win_gammon, want.win_gammon),
+                    (g.win_backgammon, want.win_backgammon),
+                    (g.lose_gammon, want.lose_gammon),
+                    (g.lose_backgammon, want.lose_backgammon),
+                ] {
+                    worst = worst.max((a - b).abs());
+                }
+            }
+        }
+        assert!(worst < 1e-5, "largest difference {worst}");
+    }
+
+    #[test]
+    fn the_differences_rebuild_the_inputs() {
+        // The dense inputs of a base plus the differences are the dense inputs of the other.
+        let mut inputs = Inputs::new();
+        for batch in batches().into_iter().filter(|b| b.len() >= 2).take(50) {
+            encode::encode(&batch[0], &mut inputs);
+            let mut dense = inputs.dense();
+            differences(&sides(&batch[0]), &sides(&batch[1]), |i, d| dense[i] += d);
+            encode::encode(&batch[1], &mut inputs);
+            for (a, b) in dense.iter().zip(inputs.dense()) {
+                assert!((a - b).abs() < 1e-5);
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! The forward pass in two halves, for evaluating many similar positions: the hidden sums
+//! before the sigmoid (the first layer's *pre-activations*), which a caller can change row by
+//! row as a position changes into the next, and the rest of the pass from those sums.
+//!
+//! The candidates of one roll differ from each other in a few points, so after the first
+//! candidate's sums each next one costs the rows of its few changed inputs instead of the
+//! rows of all its non-zero inputs (`crate::backgammon::nn::batch`). The sums are kept in
+//! `f32` and every candidate starts again from the first one's, so rounding never builds up
+//! along a batch; the outputs agree with [`Net::forward`] within 1e-5 (test
+//! `a_batch_equals_one_evaluation_at_a_time` in `crate::backgammon::nn::batch`).
+
+use super::inputs::Inputs;
+use super::net::{sigmoid, Net, OUTPUTS};
+use super::simd::{kernel, Kernel};
+
+impl Net {
+    /// The hidden pre-activations for `inputs` into `sums` (length `hidden`): the biases plus
+    /// each non-zero input times its row.
+    pub fn pre_activations(&self, inputs: &Inputs, sums: &mut [f32]) {
+        sums.copy_from_slice(&self.b1);
+        for (i, v) in inputs.iter() {
+            self.add_row(i, v, sums);
+        }
+    }
+
+    /// Adds `v` times input `i`'s first-layer row to `sums`.
+    #[inline]
+    pub fn add_row(&self, i: usize, v: f32, sums: &mut [f32]) {
+        let row = &self.w1[i * self.hidden..(i + 1) * self.hidden];
+        match kernel() {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 if sums.len() == self.hidden => {
+                // SAFETY: `kernel()` answers Avx2 only where the processor has AVX2 and FMA;
+                // `row` and `sums` both hold `hidden` floats, a multiple of 8 (`Net`'s shape).
+                unsafe { avx2::add_scaled(sums, row, v) }
+            }
+            _ => {
+                for (s, w) in sums.iter_mut().zip(row) {
+                    *s += v * w;
+                }
+            }
+        }
+    }
+
+    /// The five outputs from the hidden pre-activations `sums`.
+    pub fn from_pre_activations(&self, sums: &[f32]) -> [f32; OUTPUTS] {
+        let mut buf = [0.0f32; 512];
+        let mut heap = Vec::new();
+        let h: &mut [f32] = if self.hidden <= buf.len() {
+            &mut buf[..self.hidden]
+        } else {
+            heap.resize(self.hidden, 0.0);
+            &mut heap
+        };
+        match kernel() {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 if sums.len() == self.hidden => {
+                // SAFETY: as in `add_row`; `h` and `sums` hold `hidden` floats.
+                unsafe { avx2::sigmoids(sums, h) }
+            }
+            _ => {
+                for (x, s) in h.iter_mut().zip(sums) {
+                    *x = sigmoid(*s);
+                }
+            }
+        }
+        self.output_layer(h)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::super::simd::avx2_sigmoid8;
+    use std::arch::x86_64::*;
+
+    /// `sums += v · row`, eight lanes at a time.
+    ///
+    /// # Safety
+    /// AVX2 and FMA; `sums` and `row` of the same length, a multiple of 8.
+    #[target_feature(enable = "avx2,fma")]
+    pub unsafe fn add_scaled(sums: &mut [f32], row: &[f32], v: f32) {
+        let vv = _mm256_set1_ps(v);
+        for j in (0..sums.len()).step_by(8) {
+            let s = sums.as_mut_ptr().add(j);
+            _mm256_storeu_ps(
+                s,
+                _mm256_fmadd_ps(vv, _mm256_loadu_ps(row.as_ptr().add(j)), _mm256_loadu_ps(s)),
+            );
+        }
+    }
+
+    /// `h = sigmoid(sums)`, eight lanes at a time.
+    ///
+    /// # Safety
+    /// AVX2 and FMA; `sums` and `h` of the same length, a multiple of 8.
+    #[target_feature(enable = "avx2,fma")]
+    pub unsafe fn sigmoids(sums: &[f32], h: &mut [f32]) {
+        for j in (0..sums.len()).step_by(8) {
+            let x = _mm256_loadu_ps(sums.as_ptr().add(j));
+            _mm256_storeu_ps(h.as_mut_ptr().add(j), avx2_sigmoid8(x));
+        }
+    }
+}
