@@ -44,33 +44,35 @@ impl Net {
 
     /// The five outputs from the hidden pre-activations `sums`.
     pub fn from_pre_activations(&self, sums: &[f32]) -> [f32; OUTPUTS] {
-        let mut buf = [0.0f32; 512];
-        let mut heap = Vec::new();
-        let h: &mut [f32] = if self.hidden <= buf.len() {
-            &mut buf[..self.hidden]
-        } else {
-            heap.resize(self.hidden, 0.0);
-            &mut heap
-        };
         match kernel() {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 if sums.len() == self.hidden => {
-                // SAFETY: as in `add_row`; `h` and `sums` hold `hidden` floats.
-                unsafe { avx2::sigmoids(sums, h) }
+            Kernel::Avx2 if sums.len() == self.hidden && self.w2.len() == OUTPUTS * self.hidden => {
+                // SAFETY: as in `add_row`; `sums` holds `hidden` floats and `w2` five rows of
+                // `hidden`.
+                unsafe { avx2::finish(self, sums) }
             }
             _ => {
+                let mut buf = [0.0f32; 512];
+                let mut heap = Vec::new();
+                let h: &mut [f32] = if self.hidden <= buf.len() {
+                    &mut buf[..self.hidden]
+                } else {
+                    heap.resize(self.hidden, 0.0);
+                    &mut heap
+                };
                 for (x, s) in h.iter_mut().zip(sums) {
                     *x = sigmoid(*s);
                 }
+                self.output_layer(h)
             }
         }
-        self.output_layer(h)
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::super::simd::avx2_sigmoid8;
+    use super::super::net::{sigmoid, Net, OUTPUTS};
+    use super::super::simd::{avx2_sigmoid8, avx2_sum8};
     use std::arch::x86_64::*;
 
     /// `sums += v · row`, eight lanes at a time.
@@ -89,15 +91,27 @@ mod avx2 {
         }
     }
 
-    /// `h = sigmoid(sums)`, eight lanes at a time.
+    /// The five outputs from the pre-activations: the sigmoid of eight hidden units at a
+    /// time, each multiplied into the five output sums at once.
     ///
     /// # Safety
-    /// AVX2 and FMA; `sums` and `h` of the same length, a multiple of 8.
+    /// AVX2 and FMA; `sums` of `net.hidden` floats (a multiple of 8), `net.w2` five rows of
+    /// `net.hidden`.
     #[target_feature(enable = "avx2,fma")]
-    pub unsafe fn sigmoids(sums: &[f32], h: &mut [f32]) {
-        for j in (0..sums.len()).step_by(8) {
-            let x = _mm256_loadu_ps(sums.as_ptr().add(j));
-            _mm256_storeu_ps(h.as_mut_ptr().add(j), avx2_sigmoid8(x));
+    pub unsafe fn finish(net: &Net, sums: &[f32]) -> [f32; OUTPUTS] {
+        let hidden = net.hidden;
+        let w2 = net.w2.as_ptr();
+        let mut acc = [_mm256_setzero_ps(); OUTPUTS];
+        for j in (0..hidden).step_by(8) {
+            let h = avx2_sigmoid8(_mm256_loadu_ps(sums.as_ptr().add(j)));
+            for (o, a) in acc.iter_mut().enumerate() {
+                *a = _mm256_fmadd_ps(h, _mm256_loadu_ps(w2.add(o * hidden + j)), *a);
+            }
         }
+        let mut out = net.b2;
+        for (o, a) in out.iter_mut().zip(acc) {
+            *o = sigmoid(*o + avx2_sum8(a));
+        }
+        out
     }
 }

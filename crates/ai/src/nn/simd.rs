@@ -86,7 +86,7 @@ fn fits(net: &Net, inputs: &Inputs) -> bool {
 
 /// The AVX2 sigmoid of eight lanes, for the incremental pass (`super::incremental`).
 #[cfg(target_arch = "x86_64")]
-pub(super) use avx2::sigmoid8 as avx2_sigmoid8;
+pub(super) use avx2::{sigmoid8 as avx2_sigmoid8, sum8 as avx2_sum8};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
@@ -163,7 +163,7 @@ mod avx2 {
 
     /// The horizontal sum of eight lanes.
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn sum8(v: __m256) -> f32 {
+    pub(in crate::nn) unsafe fn sum8(v: __m256) -> f32 {
         let s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v));
         let s = _mm_add_ps(s, _mm_movehl_ps(s, s));
         let s = _mm_add_ss(s, _mm_shuffle_ps::<0b01>(s, s));
