@@ -10,6 +10,7 @@
 
 use crate::backgammon::{Evaluator, Probabilities};
 use crate::study::filter::Filter;
+use crate::study::nply::best_play_0ply;
 use crate::Level;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -61,12 +62,7 @@ pub fn best_play(
     pos: &Position,
     dice: Dice,
 ) -> Option<Position> {
-    plays
-        .plays(pos, dice)
-        .iter()
-        .map(|c| (eval.evaluate(&c.flip()).equity(), *c))
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
+    best_play_0ply(eval, plays, pos, dice).map(|(play, _)| play)
 }
 
 /// The chosen result among `candidates` (non-empty, seen from the mover).
@@ -104,9 +100,13 @@ pub fn choose_play_at(
         return candidates[rng.gen_range(0..candidates.len())];
     }
     // 0-ply: our equity after the play is minus the opponent's, who is then on roll.
-    let mut scored: Vec<(f32, Position)> = candidates
+    let flipped: Vec<Position> = candidates.iter().map(Position::flip).collect();
+    let mut theirs = Vec::with_capacity(flipped.len());
+    eval.evaluate_batch(&flipped, &mut theirs);
+    let mut scored: Vec<(f32, Position)> = theirs
         .iter()
-        .map(|c| (-eval.evaluate(&c.flip()).equity(), *c))
+        .zip(candidates)
+        .map(|(t, c)| (-t.equity(), *c))
         .collect();
     if level == Level::Easy {
         for s in &mut scored {
@@ -134,18 +134,8 @@ fn on_roll(eval: &impl Evaluator, plays: &mut impl Plays, pos: &Position, plies:
     let mut total = 0.0;
     for dice in Dice::all() {
         // The mover's best play at 0-ply minimises the opponent's equity on roll after it.
-        let best = plays.plays(pos, dice).iter().copied().fold(
-            None,
-            |best: Option<(f32, Position)>, play| {
-                let theirs = eval.evaluate(&play.flip()).equity();
-                match best {
-                    Some((b, _)) if b <= theirs => best,
-                    _ => Some((theirs, play)),
-                }
-            },
-        );
         // With no play the turn passes and the opponent is on roll in the same position.
-        let next = best.map_or(*pos, |(_, play)| play);
+        let next = best_play_0ply(eval, plays, pos, dice).map_or(*pos, |(play, _)| play);
         let ours = -on_roll(eval, plays, &next.flip(), plies - 1);
         total += ours * dice.weight() as f32;
     }
@@ -166,18 +156,8 @@ pub fn chances_one_roll_ahead(
     }
     let mut sum = Probabilities::default();
     for dice in Dice::all() {
-        let best = plays.plays(pos, dice).iter().copied().fold(
-            None,
-            |best: Option<(f32, Probabilities)>, play| {
-                let theirs = eval.evaluate(&play.flip());
-                match best {
-                    Some((b, _)) if b <= theirs.equity() => best,
-                    _ => Some((theirs.equity(), theirs)),
-                }
-            },
-        );
         // With no play the turn passes: the opponent is on roll in the same position.
-        let ours = best
+        let ours = best_play_0ply(eval, plays, pos, dice)
             .map_or_else(|| eval.evaluate(&pos.flip()), |(_, p)| p)
             .flip();
         let w = dice.weight() as f32 / 36.0;

@@ -115,7 +115,7 @@ fn a_dead_cube_rollout_is_the_cubeless_win_chance() {
 #[test]
 fn the_cube_in_a_rollout_turns_and_is_reproducible() {
     // From the start with the Jacoby rule off, over 72 games the cube moves in some: the
-    // cubeful value differs from the cubeless equity, and the same seed gives the same value.
+    // cubeful values differ from the cubeless ones, and the same seed gives the same value.
     let nets = NeuralEvaluator::shipped();
     let cfg = RolloutConfig {
         truncate: None,
@@ -135,5 +135,12 @@ fn the_cube_in_a_rollout_turns_and_is_reproducible() {
     let a = run();
     assert_eq!(a, run());
     let cubeless = rollout(nets, MoveGen::new, |_| None, &Position::START, &cfg, || {});
-    assert!((a.value - cubeless.equity).abs() > 1e-6);
+    // Games where the cube turned are worth more or less than their cubeless points, so the
+    // mean or the spread of the values differs (the means alone can tie: both are counts of
+    // points over 72 games).
+    assert!(
+        (a.value - cubeless.equity).abs() > 1e-6
+            || (a.std_err - cubeless.equity_std_err).abs() > 1e-6,
+        "{a:?} {cubeless:?}"
+    );
 }
