@@ -256,7 +256,6 @@ def judged_key(args):
         "redoubles": args.redoubles,
         "sample": args.sample,
         "batch": args.batch,
-        "jobs": args.jobs,
     }
 
 

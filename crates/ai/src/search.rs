@@ -144,30 +144,14 @@ fn on_roll(eval: &impl Evaluator, plays: &mut impl Plays, pos: &Position, plies:
 
 /// The cubeless chances of the player on roll in `pos` (seen from them, before they roll),
 /// one roll ahead: the mean over the 21 rolls of the evaluator's chances after the mover's
-/// best 0-ply play. The strong level judges cube decisions by this rather than by the bare
-/// evaluator, which smooths out its misjudgement of blots and shots that one roll settles.
+/// best 0-ply play: [`crate::study::nply::chances`] at one ply, under the name the coach's
+/// supervised refinement reads its targets by.
 pub fn chances_one_roll_ahead(
     eval: &impl Evaluator,
     plays: &mut impl Plays,
     pos: &Position,
 ) -> Probabilities {
-    if pos.mover_off() == CHECKERS || pos.opponent_off() == CHECKERS {
-        return eval.evaluate(pos);
-    }
-    let mut sum = Probabilities::default();
-    for dice in Dice::all() {
-        // With no play the turn passes: the opponent is on roll in the same position.
-        let ours = best_play_0ply(eval, plays, pos, dice)
-            .map_or_else(|| eval.evaluate(&pos.flip()), |(_, p)| p)
-            .flip();
-        let w = dice.weight() as f32 / 36.0;
-        sum.win += w * ours.win;
-        sum.win_gammon += w * ours.win_gammon;
-        sum.win_backgammon += w * ours.win_backgammon;
-        sum.lose_gammon += w * ours.lose_gammon;
-        sum.lose_backgammon += w * ours.lose_backgammon;
-    }
-    sum
+    crate::study::nply::chances(eval, plays, pos, 1)
 }
 
 #[cfg(test)]

@@ -19,7 +19,6 @@ use serde::Serialize;
 use std::io::Write;
 use tabula_ai::backgammon::cube::{CubeState, Stakes};
 use tabula_ai::backgammon::cubeful::{self, Owner};
-use tabula_ai::backgammon::match_cube::Holder;
 use tabula_ai::backgammon::met::Crawford;
 use tabula_ai::backgammon::{NeuralEvaluator, Probabilities};
 use tabula_ai::study::cube::{CubeAnalysis, Unit};
@@ -97,11 +96,7 @@ pub(crate) fn cube_state(setup: &Setup) -> Result<(CubeState, Owner)> {
                     Crawford::Pre
                 },
                 crawford_game,
-                holder: match owner {
-                    Owner::Centred => Holder::Centred,
-                    Owner::Player => Holder::Player,
-                    Owner::Opponent => Holder::Opponent,
-                },
+                holder: owner.into(),
             }
         }
     };

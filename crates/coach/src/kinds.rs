@@ -8,32 +8,9 @@
 
 use tabula_tables::Position;
 
-/// One side's checkers on its own points 1..=24 (`points[0]` is point 1) and on the bar.
-#[derive(Debug, Clone, Copy)]
-struct Side {
-    points: [u8; 24],
-    bar: u8,
-}
-
-/// The player on roll's side and the opponent's, each seen from its own end.
-fn sides(pos: &Position) -> (Side, Side) {
-    let mut mine = [0u8; 24];
-    let mut theirs = [0u8; 24];
-    for i in 0..24 {
-        mine[i] = pos.mover_on(i + 1);
-        theirs[i] = pos.opponent_on(24 - i);
-    }
-    (
-        Side {
-            points: mine,
-            bar: pos.mover_on(25),
-        },
-        Side {
-            points: theirs,
-            bar: pos.opponent_on(0),
-        },
-    )
-}
+/// One side's checkers on its own points 1..=24 (`points[0]` is point 1) and on the bar
+/// (`points[24]`), as [`Position::to_counts`] gives them.
+type Side = [u8; 25];
 
 /// The kinds a position belongs to (any number of them).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -58,7 +35,7 @@ impl Kinds {
 
 /// Points made (two or more checkers) among a side's points `lo..=hi`.
 fn made(side: &Side, lo: usize, hi: usize) -> usize {
-    (lo..=hi).filter(|&p| side.points[p - 1] >= 2).count()
+    (lo..=hi).filter(|&p| side[p - 1] >= 2).count()
 }
 
 /// Whether `side` holds five consecutive points with a checker of `other` behind them: on
@@ -67,12 +44,12 @@ fn made(side: &Side, lo: usize, hi: usize) -> usize {
 fn primes(side: &Side, other: &Side) -> bool {
     let mut run = 0;
     for p in 1..=24 {
-        run = if side.points[p - 1] >= 2 { run + 1 } else { 0 };
+        run = if side[p - 1] >= 2 { run + 1 } else { 0 };
         if run >= 5 {
             let low = p + 1 - run;
             // `other`'s point q is `side`'s point 25 - q; behind the prime: side's points
             // below `low`, that is other's points above 25 - low.
-            let behind = other.bar > 0 || (26 - low..=24).any(|q| other.points[q - 1] > 0);
+            let behind = other[24] > 0 || (26 - low..=24).any(|q| other[q - 1] > 0);
             if behind {
                 return true;
             }
@@ -83,12 +60,13 @@ fn primes(side: &Side, other: &Side) -> bool {
 
 /// The kinds of `pos`.
 pub fn of(pos: &Position) -> Kinds {
-    let (a, b) = sides(pos);
+    let [a, b] = pos.to_counts();
     let mut k = Kinds::default();
     for (side, other) in [(&a, &b), (&b, &a)] {
         let home = made(other, 1, 6);
-        k.closed_out |= side.bar > 0 && home >= 5;
-        k.blitz |= side.bar >= 2 || (side.bar > 0 && home >= 4);
+        let bar = side[24];
+        k.closed_out |= bar > 0 && home >= 5;
+        k.blitz |= bar >= 2 || (bar > 0 && home >= 4);
         k.prime |= primes(side, other);
         k.back_game |= made(side, 19, 24) >= 2;
     }

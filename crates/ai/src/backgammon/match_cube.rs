@@ -86,6 +86,28 @@ pub enum Holder {
     Opponent,
 }
 
+impl From<super::cubeful::Owner> for Holder {
+    fn from(owner: super::cubeful::Owner) -> Holder {
+        use super::cubeful::Owner;
+        match owner {
+            Owner::Centred => Holder::Centred,
+            Owner::Player => Holder::Player,
+            Owner::Opponent => Holder::Opponent,
+        }
+    }
+}
+
+impl From<Holder> for super::cubeful::Owner {
+    fn from(holder: Holder) -> super::cubeful::Owner {
+        use super::cubeful::Owner;
+        match holder {
+            Holder::Centred => Owner::Centred,
+            Holder::Player => Owner::Player,
+            Holder::Opponent => Owner::Opponent,
+        }
+    }
+}
+
 impl Holder {
     /// Who holds a cube owned by `owner` (`None`: centred), seen by `player`.
     pub fn of(owner: Option<tabula_core::Color>, player: tabula_core::Color) -> Holder {

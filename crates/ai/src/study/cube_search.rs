@@ -35,7 +35,7 @@
 use super::nply::{add_weighted, best_play_0ply, is_over};
 use crate::backgammon::cube::{CubeState, Stakes};
 use crate::backgammon::cubeful::{money_equity_with, Owner, CUBE_EFFICIENCY};
-use crate::backgammon::match_cube::{cubeful_chances, Holder, Score};
+use crate::backgammon::match_cube::{cubeful_chances, Score};
 use crate::backgammon::{Evaluator, Probabilities};
 use crate::search::Plays;
 use tabula_core::Dice;
@@ -97,11 +97,7 @@ impl Node {
                 holder,
             } => Node {
                 cube: state.cube,
-                owner: match holder {
-                    Holder::Centred => Owner::Centred,
-                    Holder::Player => Owner::Player,
-                    Holder::Opponent => Owner::Opponent,
-                },
+                owner: holder.into(),
                 game: Game::Match {
                     score: Score {
                         away_me,
@@ -178,12 +174,7 @@ impl Node {
                 self.cube as f32 * money_equity_with(p, self.owner, jacoby, x)
             }
             Game::Match { score, .. } => {
-                let holder = match self.owner {
-                    Owner::Centred => Holder::Centred,
-                    Owner::Player => Holder::Player,
-                    Owner::Opponent => Holder::Opponent,
-                };
-                cubeful_chances(p, self.cube, holder, &score, x)
+                cubeful_chances(p, self.cube, self.owner.into(), &score, x)
             }
         }
     }
@@ -236,10 +227,17 @@ struct Search<'a, E, P> {
 impl<E: Evaluator, P: Plays> Search<'_, E, P> {
     /// The values of `nodes` for the player on roll in `pos`, each with that player's cube
     /// decision made, `plies` rolls deep; and the cubeless chances at that depth.
-    fn decided(&mut self, pos: &Position, nodes: &[Node], plies: u32) -> (Probabilities, Vec<f32>) {
+    /// `known`: the chances of `pos` when the caller has them already.
+    fn decided(
+        &mut self,
+        pos: &Position,
+        known: Option<Probabilities>,
+        nodes: &[Node],
+        plies: u32,
+    ) -> (Probabilities, Vec<f32>) {
         let (all, at) = expand(nodes);
         let (p, values) = if plies == 0 || is_over(pos) {
-            let p = self.eval.evaluate(pos);
+            let p = known.unwrap_or_else(|| self.eval.evaluate(pos));
             let values = all.iter().map(|n| n.leaf(&p, self.x)).collect();
             (p, values)
         } else {
@@ -265,8 +263,10 @@ impl<E: Evaluator, P: Plays> Search<'_, E, P> {
         for dice in Dice::all() {
             let w = dice.weight() as f32 / 36.0;
             // With no legal play the turn passes: the opponent is on roll in the same position.
-            let next = best_play_0ply(self.eval, self.plays, pos, dice).map_or(*pos, |(p, _)| p);
-            let (p, v) = self.decided(&next.flip(), &theirs, plies - 1);
+            let best = best_play_0ply(self.eval, self.plays, pos, dice);
+            let next = best.map_or(*pos, |(p, _)| p);
+            let known = best.map(|(_, chances)| chances);
+            let (p, v) = self.decided(&next.flip(), known, &theirs, plies - 1);
             add_weighted(&mut chances, &p.flip(), w);
             for ((sum, n), v) in values.iter_mut().zip(nodes).zip(v) {
                 *sum += w * n.of_other(v);
@@ -322,6 +322,7 @@ pub fn cube_values_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backgammon::match_cube::Holder;
     use crate::backgammon::met::Crawford;
     use crate::backgammon::NeuralEvaluator;
     use crate::study::cube::CubeAnalysis;

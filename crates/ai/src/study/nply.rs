@@ -98,11 +98,13 @@ pub fn chances(
     for dice in Dice::all() {
         let w = dice.weight() as f32 / 36.0;
         // With no legal play the turn passes: the opponent is on roll in the same position.
-        let next = best_play_0ply(eval, plays, pos, dice).map_or(*pos, |(play, _)| play);
-        let theirs = if plies == 1 {
-            eval.evaluate(&next.flip())
-        } else {
-            chances(eval, plays, &next.flip(), plies - 1)
+        let best = best_play_0ply(eval, plays, pos, dice);
+        let next = best.map_or(*pos, |(play, _)| play);
+        let theirs = match best {
+            // One ply: the best play's chances are already known.
+            Some((_, theirs)) if plies == 1 => theirs,
+            _ if plies == 1 => eval.evaluate(&next.flip()),
+            _ => chances(eval, plays, &next.flip(), plies - 1),
         };
         add_weighted(&mut sum, &theirs.flip(), w);
     }

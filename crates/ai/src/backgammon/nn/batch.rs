@@ -15,43 +15,35 @@ use super::{probabilities, NeuralEvaluator, Phase};
 use crate::backgammon::{Evaluator, Probabilities};
 use tabula_tables::Position;
 
-/// What the per-point encoding reads of one side.
+/// What the per-point encoding reads of one side: its checkers on its own points 1..=24 and
+/// on the bar ([`Position::to_counts`], the bar at index 24), and its checkers off.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Side {
-    points: [u8; 24],
-    bar: u8,
+    points: [u8; 25],
     off: u8,
 }
 
 impl Side {
+    /// The pip count as the encoding counts it: a checker on the bar is 25 away.
     fn pips(&self) -> u32 {
-        let on_points: u32 = self
-            .points
+        self.points
             .iter()
             .enumerate()
             .map(|(p, &n)| u32::from(n) * (p as u32 + 1))
-            .sum();
-        u32::from(self.bar) * 25 + on_points
+            .sum()
     }
 }
 
 /// The two sides of `pos` as the encoding reads them: the player on roll's, the opponent's.
 fn sides(pos: &Position) -> [Side; 2] {
-    let mut mine = [0u8; 24];
-    let mut theirs = [0u8; 24];
-    for i in 0..24 {
-        mine[i] = pos.mover_on(i + 1);
-        theirs[i] = pos.opponent_on(24 - i);
-    }
+    let [mine, theirs] = pos.to_counts();
     [
         Side {
             points: mine,
-            bar: pos.mover_on(25),
             off: pos.mover_off(),
         },
         Side {
             points: theirs,
-            bar: pos.opponent_on(0),
             off: pos.opponent_off(),
         },
     ]
@@ -70,7 +62,7 @@ fn point_inputs(n: u8) -> [f32; PER_POINT] {
 /// A side's three counts as inputs: bar, off, pips.
 fn count_inputs(s: &Side) -> [f32; 3] {
     [
-        f32::from(s.bar) / 2.0,
+        f32::from(s.points[24]) / 2.0,
         f32::from(s.off) / 15.0,
         s.pips() as f32 / 100.0,
     ]
