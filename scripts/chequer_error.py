@@ -20,6 +20,7 @@ player not on roll, list 1 the player on roll, each from its own side, index 24 
 """
 
 import argparse
+import json
 import random
 import subprocess
 import sys
@@ -73,10 +74,14 @@ def main():
     ap.add_argument(
         "--players",
         default="strong/neural,medium/neural,strong/heuristic",
-        help="level/eval pairs or analysis:PLIES[:KEEP:WITHIN:AT_LEAST], comma-separated",
+        help="level/eval pairs, analysis:PLIES[:KEEP:WITHIN:AT_LEAST] or "
+        "rollout:TRIALS[:WITHIN:KEEP[:TRUNCATE]], comma-separated",
     )
     ap.add_argument(
         "--weights", help="a .tnn file for the neural players instead of the shipped nets"
+    )
+    ap.add_argument(
+        "--dump", help="write each decision's errors here, one JSON line a decision"
     )
     args = ap.parse_args()
     rng = random.Random(args.seed)
@@ -92,22 +97,38 @@ def main():
             flags = [x for pair in zip(names, parts) for x in pair]
             players[spec] = Player(flags + weights)
             continue
+        if spec.startswith("rollout:"):
+            # rollout:TRIALS[:WITHIN:KEEP[:TRUNCATE]]: the 2-ply analysis, then rollouts of
+            # the plays within WITHIN of its best (at most KEEP), the best rollout played.
+            parts = spec.split(":")[1:]
+            names = ["--rollout", "--rollout-within", "--rollout-keep", "--truncate"]
+            flags = [x for pair in zip(names, parts) for x in pair]
+            players[spec] = Player(["--plies", "2"] + flags + weights)
+            continue
         level, ev = spec.split("/")
         extra = weights if ev == "neural" else []
         players[spec] = Player(["--level", level, "--eval", ev] + extra)
     errors = {name: 0.0 for name in ["gnubg 0-ply"] + list(players)}
-    for board, d1, d2 in decisions:
+    dump = open(args.dump, "w") if args.dump else None
+    for index, (board, d1, d2) in enumerate(decisions):
+        row = {}
         options = results(board, d1, d2)
         judged = {(tuple(a[0]), tuple(a[1])): mover_equity(a, 1) for a in options}
         best = max(judged.values())
         zero = max(options, key=lambda a: mover_equity(a, 0))
-        errors["gnubg 0-ply"] += best - judged[(tuple(zero[0]), tuple(zero[1]))]
+        row["gnubg 0-ply"] = best - judged[(tuple(zero[0]), tuple(zero[1]))]
+        errors["gnubg 0-ply"] += row["gnubg 0-ply"]
         for name, p in players.items():
             chosen = p.choose(board, d1, d2)
             key = (tuple(chosen[0]), tuple(chosen[1]))
             if key not in judged:
                 sys.exit(f"{name} chose a result gnubg does not list: {chosen}")
             errors[name] += best - judged[key]
+            row[name] = best - judged[key]
+        if dump:
+            record = {"index": index, "position": g.position_id(board), "dice": [d1, d2]}
+            dump.write(json.dumps(record | {"errors": row}) + "\n")
+            dump.flush()
     n = len(decisions)
     nets = args.weights or "the shipped nets"
     print(f"{n} decisions from gnubg 0-ply self-play, seed {args.seed}; judge gnubg 1-ply; {nets}")

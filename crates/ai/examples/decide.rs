@@ -16,8 +16,11 @@
 
 use clap::Parser;
 use std::io::{BufRead, Write};
+use tabula_ai::backgammon::ensemble::Ensemble;
 use tabula_ai::backgammon::{BackgammonBot, EvalKind, NeuralEvaluator};
 use tabula_ai::study::nply::{self, Filter};
+use tabula_ai::study::race::{self, RaceConfig};
+use tabula_ai::study::rollout::RolloutConfig;
 use tabula_ai::Level;
 use tabula_core::Dice;
 use tabula_tables::MoveGen;
@@ -49,6 +52,21 @@ struct Args {
     /// ...and the best this many always.
     #[arg(long, default_value_t = Filter::default().at_least)]
     at_least: usize,
+    /// Roll out the plays within `--rollout-within` of the best after the search, this many
+    /// trials each, and play the best rollout.
+    #[arg(long)]
+    rollout: Option<u32>,
+    #[arg(long, default_value_t = 0.1)]
+    rollout_within: f32,
+    #[arg(long, default_value_t = 4)]
+    rollout_keep: usize,
+    #[arg(long)]
+    truncate: Option<u32>,
+    #[arg(long, default_value_t = 2.0)]
+    drop_z: f64,
+    /// With `--plies`: judge by the mean of these nets' chances and the main nets' (repeatable).
+    #[arg(long)]
+    ensemble: Vec<std::path::PathBuf>,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -68,6 +86,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         EvalKind::Neural => BackgammonBot::with_nets(args.level, args.seed, nets),
         EvalKind::Heuristic => BackgammonBot::with_eval(args.level, args.seed, kind),
     };
+    let mut members = vec![nets];
+    for path in &args.ensemble {
+        let extra = NeuralEvaluator::from_bytes(&std::fs::read(path)?)?;
+        members.push(Box::leak(Box::new(extra)));
+    }
+    let judge = Ensemble::new(members).expect("the main nets are a member");
     let mut gen = MoveGen::new();
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
@@ -93,11 +117,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     within: args.within,
                     at_least: args.at_least,
                 };
-                nply::rank_plays(nets, MoveGen::new, &candidates, plies, filter, |p| {
-                    p.equity()
-                })
-                .first()
-                .map(|r| r.after)
+                let mut ranked =
+                    nply::rank_plays(&judge, MoveGen::new, &candidates, plies, filter, |p| {
+                        p.equity()
+                    });
+                match args.rollout {
+                    Some(trials) => {
+                        let config = RaceConfig {
+                            within: args.rollout_within,
+                            keep: args.rollout_keep,
+                            max_trials: trials,
+                            drop_z: args.drop_z,
+                            rollout: RolloutConfig {
+                                truncate: args.truncate,
+                                ..RolloutConfig::default()
+                            },
+                        };
+                        race::refine(&judge, MoveGen::new, &mut ranked, &config);
+                        ranked.first().map(|r| r.after)
+                    }
+                    None => ranked.first().map(|r| r.after),
+                }
             }
             None => bot.choose_play(&pos, dice),
         };

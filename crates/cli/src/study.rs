@@ -23,6 +23,7 @@ use tabula_ai::backgammon::met::Crawford;
 use tabula_ai::backgammon::{NeuralEvaluator, Probabilities};
 use tabula_ai::study::cube::{CubeAnalysis, Unit};
 use tabula_ai::study::nply::{self, Filter};
+use tabula_ai::study::race::{self, RaceConfig};
 use tabula_games::backgammon::drawing::CubeView;
 use tabula_tables::{MoveGen, Position};
 
@@ -123,6 +124,21 @@ fn play_score(state: &CubeState, owner: Owner, p: &Probabilities) -> f32 {
         Stakes::Match { .. } => {
             tabula_ai::backgammon::cube::match_decision(p, state).map_or(p.equity(), |m| m.0)
         }
+    }
+}
+
+/// What `--race` did, in a sentence.
+fn race_line(raced: usize, race: &RaceConfig) -> String {
+    if raced == 0 {
+        format!(
+            "Race: no other play within {:.2} of the best, so nothing was rolled out.",
+            race.within
+        )
+    } else {
+        format!(
+            "Race: the {raced} plays within {:.2} rolled out on the same dice (variance-reduced, up to {} trials each, a play dropped once {} standard errors behind); their rows show rollout chances.",
+            race.within, race.max_trials, race.drop_z
+        )
     }
 }
 
@@ -256,6 +272,11 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         (None, d) => d,
     };
     let Some(dice) = dice else {
+        if args.race {
+            return Err(bad_input(
+                "--race ranks the plays of a roll: give the dice (--dice 6-5)",
+            ));
+        }
         // No dice: the hint is the cube decision.
         return eval(
             out,
@@ -271,7 +292,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
     let (state, owner) = cube_state(&setup)?;
     let legal = setup.board.legal_plays(dice);
     let candidates: Vec<Position> = legal.iter().map(|(_, after)| *after).collect();
-    let ranked = nply::rank_plays(
+    let mut ranked = nply::rank_plays(
         nets,
         MoveGen::new,
         &candidates,
@@ -279,6 +300,12 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         Filter::default(),
         |p| play_score(&state, owner, p),
     );
+    let race = RaceConfig::default();
+    let raced = if args.race {
+        race::refine(nets, MoveGen::new, &mut ranked, &race)
+    } else {
+        0
+    };
     let name_of = |after: &Position| {
         let play = legal
             .iter()
@@ -318,6 +345,9 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         filter.keep,
         filter.within
     )?;
+    if args.race {
+        writeln!(out, "{}", race_line(raced, &race))?;
+    }
     if rows.is_empty() {
         writeln!(out, "No legal play: the roll is lost.")?;
         return Ok(());
@@ -359,7 +389,10 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
             100.0 * c.win_backgammon,
             100.0 * c.lose_gammon,
             100.0 * c.lose_backgammon,
-            r.plies
+            match r.trials {
+                Some(t) => format!("{t} trials"),
+                None => r.plies.to_string(),
+            }
         )?;
     }
     write_not_shown(out, shown, ranked.len())
@@ -402,6 +435,7 @@ mod tests {
                 dice: Some("3-1".into()),
                 plies: 0,
                 top: 0,
+                race: false,
                 json: true,
             },
         )

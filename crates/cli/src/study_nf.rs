@@ -64,6 +64,11 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
 
 /// `tabula hint --game never-finishing`: the plays of the dice ranked by cubeless equity.
 pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
+    if args.race {
+        return Err(bad_input(
+            "--race is for backgammon: Never-Finishing has no rollouts of plays yet",
+        ));
+    }
     let pos = position(&args.position)?;
     let Some(text) = &args.dice else {
         return Err(bad_input(

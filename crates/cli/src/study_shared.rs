@@ -52,6 +52,11 @@ pub struct HintArgs {
     /// Show at most this many plays (default 10; 0: all).
     #[arg(long, default_value_t = 10)]
     pub top: usize,
+    /// Then roll out the plays within 0.08 of the best against each other on the same dice
+    /// (up to 4 plays and 432 trials each, a play dropped once it trails by 2 standard
+    /// errors): the level above strong, a few seconds a decision. Backgammon plays only.
+    #[arg(long)]
+    pub race: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -148,6 +153,9 @@ pub(crate) struct HintPlay {
     /// Its difference to the best play's (0 or negative).
     pub diff: f32,
     pub plies: u32,
+    /// The rollout trials of a raced play (`--race`; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trials: Option<u32>,
     pub chances: ChancesJson,
 }
 
@@ -173,6 +181,7 @@ pub(crate) fn hint_plays(
                 equity: e,
                 diff: e - best.unwrap_or(e),
                 plies: r.plies,
+                trials: (r.trials > 0).then_some(r.trials),
                 chances: (&r.chances).into(),
             }
         })

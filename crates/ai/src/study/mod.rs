@@ -12,6 +12,7 @@ pub mod cubeful_rollout;
 pub mod filter;
 pub mod hint;
 pub mod nply;
+pub mod race;
 pub mod report;
 pub mod rollout;
 pub mod sums;

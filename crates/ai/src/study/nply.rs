@@ -120,6 +120,9 @@ pub struct RankedPlay {
     pub chances: Probabilities,
     /// The depth those chances come from (0 for plays the filter left out).
     pub plies: u32,
+    /// When the play was raced ([`super::race`]): the rollout trials its chances now come
+    /// from (0 otherwise).
+    pub trials: u32,
 }
 
 /// `candidates` (the legal results of a roll, seen from the mover) ranked best first for the
@@ -145,6 +148,7 @@ where
             after,
             chances: eval.evaluate(&after.flip()).flip(),
             plies: 0,
+            trials: 0,
         })
         .collect();
     let by_score = |a: &RankedPlay, b: &RankedPlay| score(&b.chances).total_cmp(&score(&a.chances));

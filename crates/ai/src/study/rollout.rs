@@ -4,9 +4,11 @@
 //! - **Seeded and reproducible.** Trial `t` draws its dice from a ChaCha8 stream `t` of the
 //!   rollout's seed, so a trial's game is the same whatever the number of threads, and the
 //!   trials are summed in their order: the result depends on the seed and the settings only.
-//! - **Stratified first rolls.** Trial `t` begins with the ordered roll `t mod 36` and answers
-//!   it with the ordered roll `(t / 36) mod 36`, so 1,296 trials play every pair of opening
-//!   rolls exactly once (36 trials every first roll once).
+//! - **Stratified first rolls.** Trial `t` begins with the ordered roll `a = t mod 36` and
+//!   answers it with the ordered roll `(t / 36 + 5a) mod 36`, so 1,296 trials play every pair
+//!   of opening rolls exactly once, and each block of 36 trials (`0..36`, `36..72`, ...) every
+//!   first roll once and every reply once (5 and 36 have no common factor): a short rollout does not answer every
+//!   first roll with the same reply.
 //! - **Variance reduction by luck.** At every roll the luck of the player to move is the
 //!   value (0-ply, from the rollout's side) after their best play with the roll they got, less
 //!   the mean of that value over all 36 rolls. Luck has mean zero, so subtracting each
@@ -95,12 +97,18 @@ fn ordered_roll(i: u64) -> Dice {
     Dice::from_values(die(i / 6), die(i % 6))
 }
 
+/// The ordered roll numbers (0..36) of trial `t`'s first roll and of the reply to it (see
+/// the module docs).
+pub(super) fn opening_rolls(t: u64) -> (u64, u64) {
+    (t % 36, (t / 36 + 5 * t) % 36)
+}
+
 /// The dice of play `ply` of trial `t`: the stratified first two rolls, then the trial's
 /// stream.
 pub(super) fn trial_dice(ply: u32, t: u64, rng: &mut ChaCha8Rng) -> Dice {
     match ply {
-        0 => ordered_roll(t % 36),
-        1 => ordered_roll((t / 36) % 36),
+        0 => ordered_roll(opening_rolls(t).0),
+        1 => ordered_roll(opening_rolls(t).1),
         _ => Dice::from_values(
             Die::new(rng.gen_range(1..=6)).expect("a die"),
             Die::new(rng.gen_range(1..=6)).expect("a die"),
@@ -109,7 +117,7 @@ pub(super) fn trial_dice(ply: u32, t: u64, rng: &mut ChaCha8Rng) -> Dice {
 }
 
 /// One trial's result (root's view), luck already subtracted when asked.
-fn trial<E: Evaluator, P: Plays>(
+pub(super) fn trial<E: Evaluator, P: Plays>(
     eval: &E,
     plays: &mut P,
     exact: &impl Fn(&Position) -> Option<Probabilities>,

@@ -113,3 +113,19 @@ fn a_cancelled_rollout_gives_no_result() {
     assert_eq!(run(true).trials, 0);
     assert_eq!(run(false).trials, 36);
 }
+
+#[test]
+fn each_block_of_36_trials_plays_every_first_roll_once_and_every_reply_once() {
+    use super::rollout::opening_rolls;
+    use std::collections::HashSet;
+    let mut pairs = HashSet::new();
+    for block in 0..36u64 {
+        let rolls: Vec<(u64, u64)> = (block * 36..block * 36 + 36).map(opening_rolls).collect();
+        let firsts: HashSet<u64> = rolls.iter().map(|r| r.0).collect();
+        let replies: HashSet<u64> = rolls.iter().map(|r| r.1).collect();
+        assert_eq!((firsts.len(), replies.len()), (36, 36), "block {block}");
+        assert!(rolls.iter().all(|&(a, b)| a < 36 && b < 36));
+        pairs.extend(rolls);
+    }
+    assert_eq!(pairs.len(), 1296, "1,296 trials play every pair once");
+}

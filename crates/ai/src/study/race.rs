@@ -1,0 +1,414 @@
+//! Rollouts that race a roll's close plays against each other: the search of the level above
+//! strong (issue 27), where a 2-ply ranking leaves several plays within a few hundredths.
+//!
+//! - **The same dice for every play.** Trial `t` of every play draws the dice of trial `t` of
+//!   one rollout ([`super::rollout`]: stratified first rolls, then the trial's own stream),
+//!   so the luck the plays meet is shared and their *difference* is known far better than
+//!   either value: its standard error is taken over the paired trials.
+//! - **Blocks of 36.** The trials run in blocks of 36 (each block every first roll once and
+//!   every reply once). After each block a play is dropped when it trails the leader by more
+//!   than `drop_z` standard errors of their paired difference; the race ends when one play
+//!   is left or the trials are spent.
+//! - **Reproducible.** Which trials are played depends only on the results of earlier blocks,
+//!   and each trial's game only on the seed and its number: the answer is the same on any
+//!   number of threads. No clock is read.
+
+use super::nply::RankedPlay;
+use super::rollout::{trial, RolloutConfig};
+use crate::backgammon::{Evaluator, NeuralEvaluator, Probabilities};
+use crate::search::Plays;
+use rayon::prelude::*;
+use tabula_tables::Position;
+
+/// Which plays are raced and for how long.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RaceConfig {
+    /// Race only the plays whose searched equity is within this of the best play's...
+    pub within: f32,
+    /// ...at most this many of them.
+    pub keep: usize,
+    /// The most trials a play is rolled out (rounded up to a block of 36).
+    pub max_trials: u32,
+    /// A play trailing the leader by more than this many standard errors of their paired
+    /// difference is dropped.
+    pub drop_z: f64,
+    /// The rollouts' settings (their `trials` is not read: the race decides).
+    pub rollout: RolloutConfig,
+}
+
+impl Default for RaceConfig {
+    /// The level above strong: up to 4 plays within 0.08 at 2-ply, up to 432 variance-reduced
+    /// trials each, played to the end, dropped at 2 standard errors.
+    fn default() -> RaceConfig {
+        RaceConfig {
+            within: 0.08,
+            keep: 4,
+            max_trials: 432,
+            drop_z: 2.0,
+            rollout: RolloutConfig::default(),
+        }
+    }
+}
+
+/// What the race found for one play.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Raced {
+    /// The position after the play, seen from the mover.
+    pub after: Position,
+    /// Trials it was rolled out.
+    pub trials: u32,
+    /// The mover's mean cubeless equity over those trials (0 when it was not rolled out).
+    pub equity: f64,
+    /// The mover's mean chances over those trials (all 0 when it was not rolled out).
+    pub chances: Probabilities,
+    /// Behind the winner over the trials both played (0 for the winner).
+    pub behind: f64,
+    /// The standard error of that difference (0 for the winner).
+    pub behind_std_err: f64,
+}
+
+const BLOCK: u32 = 36;
+
+/// Races `plays` (positions after the mover's plays, seen from the mover; the first is the
+/// search's choice) and returns them best first; the first is the race's winner. With fewer
+/// than two plays nothing is rolled out.
+/// A trial stops where the bear-off database knows the answer ([`NeuralEvaluator::exact`]),
+/// whatever the evaluator.
+pub fn race<E, P>(
+    eval: &E,
+    plays_for: impl Fn() -> P + Sync,
+    plays: &[Position],
+    config: &RaceConfig,
+) -> Vec<Raced>
+where
+    E: Evaluator + Sync,
+    P: Plays,
+{
+    // chances[c][t]: the mover's chances in trial t of play c; results[c][t] their equity.
+    let mut chances: Vec<Vec<[f64; 5]>> = vec![Vec::new(); plays.len()];
+    let mut results: Vec<Vec<f64>> = vec![Vec::new(); plays.len()];
+    let mut alive: Vec<usize> = (0..plays.len()).collect();
+    let max = config.max_trials.div_ceil(BLOCK).max(1) * BLOCK;
+    let mut played = 0u32;
+    while alive.len() > 1 && played < max {
+        let block: Vec<Vec<[f64; 5]>> = (u64::from(played)..u64::from(played + BLOCK))
+            .into_par_iter()
+            .map_init(&plays_for, |gen, t| {
+                alive
+                    .iter()
+                    .map(|&c| {
+                        let root = plays[c].flip();
+                        let r = trial(
+                            eval,
+                            gen,
+                            &NeuralEvaluator::exact,
+                            &root,
+                            &config.rollout,
+                            t,
+                        );
+                        // The opponent's chances turned to the mover's.
+                        [1.0 - r[0], r[3], r[4], r[1], r[2]]
+                    })
+                    .collect()
+            })
+            .collect();
+        for row in &block {
+            for (k, &c) in alive.iter().enumerate() {
+                let v = row[k];
+                results[c].push(2.0 * v[0] - 1.0 + v[1] - v[3] + v[2] - v[4]);
+                chances[c].push(v);
+            }
+        }
+        played += BLOCK;
+        let leader = *alive
+            .iter()
+            .max_by(|&&a, &&b| mean(&results[a]).total_cmp(&mean(&results[b])))
+            .expect("two or more alive");
+        alive.retain(|&c| {
+            let (d, se) = paired(&results[leader], &results[c]);
+            c == leader || d <= config.drop_z * se
+        });
+    }
+    let winner = (0..plays.len())
+        .filter(|&c| !results[c].is_empty())
+        .max_by(|&a, &b| {
+            // The plays still alive outrank the dropped ones, then by their mean.
+            let key = |c: usize| (alive.contains(&c), results[c].len());
+            key(a)
+                .cmp(&key(b))
+                .then(mean(&results[a]).total_cmp(&mean(&results[b])))
+        })
+        .unwrap_or(0);
+    let mut raced: Vec<Raced> = (0..plays.len())
+        .map(|c| {
+            let (behind, behind_std_err) = if c == winner || results[c].is_empty() {
+                (0.0, 0.0)
+            } else {
+                paired(&results[winner], &results[c])
+            };
+            Raced {
+                after: plays[c],
+                trials: results[c].len() as u32,
+                equity: if results[c].is_empty() {
+                    0.0
+                } else {
+                    mean(&results[c])
+                },
+                behind,
+                behind_std_err,
+                chances: mean_chances(&chances[c]),
+            }
+        })
+        .collect();
+    // The winner first, then by how far behind, the plays never rolled out last in their order.
+    raced.sort_by(|a, b| {
+        let key = |r: &Raced| (r.trials == 0, r.after != plays[winner]);
+        key(a).cmp(&key(b)).then(a.behind.total_cmp(&b.behind))
+    });
+    raced
+}
+
+/// Races the close plays at the head of `ranked` (a ranking by [`super::nply::rank_plays`],
+/// best first) and writes the race into it: the raced plays first, in the race's order, with
+/// their rollouts' chances and trial counts; the others after them as they were. Returns how
+/// many plays were raced (0 when fewer than two were close).
+pub fn refine<E, P>(
+    eval: &E,
+    plays_for: impl Fn() -> P + Sync,
+    ranked: &mut [RankedPlay],
+    config: &RaceConfig,
+) -> usize
+where
+    E: Evaluator + Sync,
+    P: Plays,
+{
+    let plays = contenders(ranked, config);
+    if plays.len() < 2 {
+        return 0;
+    }
+    let raced = race(eval, plays_for, &plays, config);
+    let head: Vec<RankedPlay> = raced
+        .iter()
+        .map(|r| {
+            let searched = ranked[..plays.len()]
+                .iter()
+                .find(|p| p.after == r.after)
+                .expect("every raced play comes from the ranking");
+            RankedPlay {
+                chances: r.chances,
+                trials: r.trials,
+                ..*searched
+            }
+        })
+        .collect();
+    ranked[..plays.len()].copy_from_slice(&head);
+    plays.len()
+}
+
+/// The plays of a ranking that a race takes: the searched plays within `within` of the best,
+/// at most `keep`.
+pub fn contenders(ranked: &[RankedPlay], config: &RaceConfig) -> Vec<Position> {
+    let Some(first) = ranked.first() else {
+        return Vec::new();
+    };
+    let best = first.chances.equity();
+    ranked
+        .iter()
+        .take(config.keep)
+        .take_while(|r| r.plies == first.plies && best - r.chances.equity() <= config.within)
+        .map(|r| r.after)
+        .collect()
+}
+
+fn mean_chances(v: &[[f64; 5]]) -> Probabilities {
+    if v.is_empty() {
+        return Probabilities::default();
+    }
+    let n = v.len() as f64;
+    let m = |k: usize| (v.iter().map(|x| x[k]).sum::<f64>() / n) as f32;
+    Probabilities {
+        win: m(0),
+        win_gammon: m(1),
+        win_backgammon: m(2),
+        lose_gammon: m(3),
+        lose_backgammon: m(4),
+    }
+}
+
+fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return f64::NEG_INFINITY;
+    }
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// The mean of `a[t] - b[t]` over the trials both played, and its standard error.
+fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
+    let n = a.len().min(b.len());
+    if n < 2 {
+        return (0.0, f64::INFINITY);
+    }
+    let d: Vec<f64> = (0..n).map(|t| a[t] - b[t]).collect();
+    let m = d.iter().sum::<f64>() / n as f64;
+    let var = d.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1) as f64;
+    (m, (var / n as f64).sqrt())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backgammon::Heuristic;
+    use crate::study::nply::{rank_plays, Filter};
+    use tabula_core::{Dice, Die};
+    use tabula_tables::MoveGen;
+
+    fn plays_of(a: u8, b: u8) -> Vec<Position> {
+        let dice = Dice::from_values(Die::new(a).unwrap(), Die::new(b).unwrap());
+        MoveGen::new().positions(&Position::START, dice).to_vec()
+    }
+
+    fn config(max_trials: u32) -> RaceConfig {
+        RaceConfig {
+            max_trials,
+            ..RaceConfig::default()
+        }
+    }
+
+    #[test]
+    fn every_play_meets_the_same_dice_so_a_play_raced_against_itself_ties() {
+        let p = plays_of(3, 1)[0];
+        let raced = race(&Heuristic, MoveGen::new, &[p, p], &config(72));
+        assert_eq!(raced.len(), 2);
+        assert!(raced.iter().all(|r| r.trials == 72));
+        assert_eq!(raced[0].equity, raced[1].equity);
+        assert_eq!(raced[1].behind, 0.0);
+        assert_eq!(raced[1].behind_std_err, 0.0);
+    }
+
+    #[test]
+    fn a_play_far_behind_is_dropped_after_the_first_block() {
+        // After the good play the mover has one checker left on the 2-point against an
+        // opponent still on the 24-point; after the bad one the opponent has one checker
+        // left on their 2-point and the mover's fifteen sit in the opponent's home board.
+        let side = |off_all_but_one: bool| {
+            let mut counts = [0u8; 25];
+            if off_all_but_one {
+                counts[1] = 1;
+            } else {
+                counts[23] = 15;
+            }
+            counts
+        };
+        let good = Position::from_counts(&side(true), &side(false)).unwrap();
+        let bad = Position::from_counts(&side(false), &side(true)).unwrap();
+        let raced = race(&Heuristic, MoveGen::new, &[bad, good], &config(360));
+        assert_eq!(raced[0].after, good);
+        assert_eq!(raced[0].trials, 36, "the race ends when one play is left");
+        assert_eq!(raced[1].trials, 36);
+        assert!(raced[0].equity > 0.9 && raced[1].equity < -2.9, "{raced:?}");
+        assert!(raced[1].behind > 2.0 * raced[1].behind_std_err);
+    }
+
+    #[test]
+    fn the_race_is_the_same_on_one_thread_and_on_two() {
+        let plays: Vec<Position> = plays_of(4, 2).into_iter().take(3).collect();
+        let run = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| race(&Heuristic, MoveGen::new, &plays, &config(72)))
+        };
+        assert_eq!(run(1), run(2));
+    }
+
+    #[test]
+    fn refine_races_the_close_head_of_a_ranking_and_leaves_the_rest() {
+        let plays = plays_of(2, 1);
+        let mut ranked = rank_plays(
+            &Heuristic,
+            MoveGen::new,
+            &plays,
+            0,
+            Filter::default(),
+            |p| p.equity(),
+        );
+        let before = ranked.clone();
+        let config = RaceConfig {
+            within: 10.0,
+            keep: 3,
+            max_trials: 36,
+            ..RaceConfig::default()
+        };
+        assert_eq!(refine(&Heuristic, MoveGen::new, &mut ranked, &config), 3);
+        assert!(ranked[..3].iter().all(|r| r.trials == 36));
+        let mut head: Vec<_> = ranked[..3].iter().map(|r| r.after).collect();
+        let mut was: Vec<_> = before[..3].iter().map(|r| r.after).collect();
+        head.sort_by_key(|p| p.to_counts());
+        was.sort_by_key(|p| p.to_counts());
+        assert_eq!(head, was);
+        assert_eq!(ranked[3..], before[3..]);
+        // Nothing is close: nothing is raced.
+        let mut alone = before.clone();
+        let narrow = RaceConfig {
+            within: -1.0,
+            ..config
+        };
+        assert_eq!(refine(&Heuristic, MoveGen::new, &mut alone, &narrow), 0);
+        assert_eq!(alone, before);
+    }
+
+    /// Time per decision of the level above strong (the 2-ply ranking with the default
+    /// filter, then the race with the default settings) on the shipped nets, over positions
+    /// of random play with a random roll:
+    /// `cargo test --release -p tabula-ai race_decision_time -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn race_decision_time() {
+        use crate::backgammon::NeuralEvaluator;
+        use crate::study::nply::is_over;
+        use rand::{Rng, SeedableRng};
+        use std::time::Instant;
+        let nets = NeuralEvaluator::shipped();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut gen = MoveGen::new();
+        let mut pos = Position::START;
+        let (mut times, mut raced) = (Vec::new(), 0);
+        while times.len() < 60 {
+            if is_over(&pos) {
+                pos = Position::START;
+            }
+            let roll = Dice::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).unwrap();
+            let candidates = gen.positions(&pos, roll).to_vec();
+            if candidates.len() >= 2 {
+                let t = Instant::now();
+                let mut ranked = rank_plays(
+                    nets,
+                    MoveGen::new,
+                    &candidates,
+                    2,
+                    Filter::default(),
+                    Probabilities::equity,
+                );
+                if refine(nets, MoveGen::new, &mut ranked, &RaceConfig::default()) > 0 {
+                    raced += 1;
+                }
+                times.push(t.elapsed().as_secs_f64());
+            }
+            if !candidates.is_empty() {
+                pos = candidates[rng.gen_range(0..candidates.len())];
+            }
+            pos = pos.flip();
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "2-ply and the race, {} threads: mean {:.2} s, median {:.2} s, worst {:.2} s per decision over {} positions ({} raced)",
+            rayon::current_num_threads(),
+            times.iter().sum::<f64>() / times.len() as f64,
+            times[times.len() / 2],
+            times[times.len() - 1],
+            times.len(),
+            raced
+        );
+    }
+}
