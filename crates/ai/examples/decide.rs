@@ -12,11 +12,13 @@
 //! ```
 //!
 //! With `--plies` the play is the analysis' first choice (`study::nply::rank_plays`, cubeless,
-//! the move filter of `--keep`, `--within` and `--at-least`) rather than a bot's.
+//! the move filter of `--keep`, `--within` and `--at-least`) rather than a bot's; with
+//! `--rollout N` as well, the plays within `--rollout-within` of the best (at most
+//! `--rollout-keep`) are then raced by rollouts of up to N trials (`study::race`; `--truncate`,
+//! `--drop-z`), and the race's winner is played.
 
 use clap::Parser;
 use std::io::{BufRead, Write};
-use tabula_ai::backgammon::ensemble::Ensemble;
 use tabula_ai::backgammon::{BackgammonBot, EvalKind, NeuralEvaluator};
 use tabula_ai::study::nply::{self, Filter};
 use tabula_ai::study::race::{self, RaceConfig};
@@ -56,17 +58,18 @@ struct Args {
     /// trials each, and play the best rollout.
     #[arg(long)]
     rollout: Option<u32>,
-    #[arg(long, default_value_t = 0.1)]
+    /// The race's window behind the best play...
+    #[arg(long, default_value_t = RaceConfig::default().within)]
     rollout_within: f32,
-    #[arg(long, default_value_t = 4)]
+    /// ...and its most plays.
+    #[arg(long, default_value_t = RaceConfig::default().keep)]
     rollout_keep: usize,
+    /// The race's rollouts stop after this many plays (default: played to the end).
     #[arg(long)]
     truncate: Option<u32>,
-    #[arg(long, default_value_t = 2.0)]
+    /// A play is dropped once this many standard errors behind.
+    #[arg(long, default_value_t = RaceConfig::default().drop_z)]
     drop_z: f64,
-    /// With `--plies`: judge by the mean of these nets' chances and the main nets' (repeatable).
-    #[arg(long)]
-    ensemble: Vec<std::path::PathBuf>,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -86,12 +89,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         EvalKind::Neural => BackgammonBot::with_nets(args.level, args.seed, nets),
         EvalKind::Heuristic => BackgammonBot::with_eval(args.level, args.seed, kind),
     };
-    let mut members = vec![nets];
-    for path in &args.ensemble {
-        let extra = NeuralEvaluator::from_bytes(&std::fs::read(path)?)?;
-        members.push(Box::leak(Box::new(extra)));
-    }
-    let judge = Ensemble::new(members).expect("the main nets are a member");
     let mut gen = MoveGen::new();
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
@@ -118,7 +115,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     at_least: args.at_least,
                 };
                 let mut ranked =
-                    nply::rank_plays(&judge, MoveGen::new, &candidates, plies, filter, |p| {
+                    nply::rank_plays(nets, MoveGen::new, &candidates, plies, filter, |p| {
                         p.equity()
                     });
                 match args.rollout {
@@ -133,7 +130,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                                 ..RolloutConfig::default()
                             },
                         };
-                        race::refine(&judge, MoveGen::new, &mut ranked, &config);
+                        race::refine(nets, MoveGen::new, &mut ranked, &config);
                         ranked.first().map(|r| r.after)
                     }
                     None => ranked.first().map(|r| r.after),

@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 use tabula_ai::backgammon::NeuralEvaluator;
 use tabula_ai::study::analyse::{analyse, rating, Analysis, Kind, Mark, Settings, Step};
+use tabula_ai::study::race::RaceConfig;
 use tabula_ai::study::report::{decision_report, players, DecisionReport, PlayerReport};
 use tabula_core::ByColor;
 use tabula_tables::notation::mat::{replay_mat, replay_session};
@@ -32,6 +33,10 @@ pub struct AnalyseArgs {
     /// Plies for chequer play and cube decisions (0 to 3; default 2).
     #[arg(long, default_value_t = 2)]
     pub plies: u32,
+    /// Race the close plays of every chequer decision by rollouts after the search (as
+    /// `hint --race`: the level above strong, seconds a decision).
+    #[arg(long)]
+    pub race: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -85,6 +90,7 @@ pub fn run(out: &mut dyn Write, args: &AnalyseArgs) -> Result<()> {
         .collect();
     let settings = Settings {
         plies: args.plies,
+        race: args.race.then(RaceConfig::default),
         ..Settings::default()
     };
     let pool = rayon::ThreadPoolBuilder::new()

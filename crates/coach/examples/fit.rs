@@ -155,11 +155,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut best = supervised::equity_error(&nets, &held);
     say(format!("start: held-out equity error {best:.4}"))?;
     let mut alpha = args.alpha;
+    // One Adam state for the whole fit (its moments carry from pass to pass).
+    let mut adam = supervised::Adam::new(&nets);
     for epoch in 1..=args.epochs {
         let started = std::time::Instant::now();
         let seed = args.seed + epoch as u64;
         let report = if args.adam_batch > 0 {
-            supervised::fit_adam(&mut nets, &train, 1, alpha, args.adam_batch, seed)
+            adam.pass(&mut nets, &train, alpha, args.adam_batch, seed)
         } else {
             supervised::fit(&mut nets, &train, 1, alpha, seed)
         };

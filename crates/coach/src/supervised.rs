@@ -204,32 +204,42 @@ impl Moments {
     }
 }
 
-/// Fits `nets` to `examples` by `epochs` passes of mini-batch Adam (step `lr`, `batch`
-/// examples of one phase per step), in an order shuffled from `seed`; returns the last
-/// pass's report. Deterministic for its arguments.
-pub fn fit_adam(
-    nets: &mut NeuralEvaluator,
-    examples: &[Example],
-    epochs: usize,
-    lr: f32,
-    batch: usize,
-    seed: u64,
-) -> FitReport {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut inputs = Inputs::new();
-    let mut h = vec![0.0f32; nets.contact.hidden.max(nets.race.hidden)];
-    let mut moments = [Moments::new(&nets.contact), Moments::new(&nets.race)];
-    let by_phase: [Vec<usize>; 2] = [Phase::Contact, Phase::Race].map(|phase| {
-        (0..examples.len())
-            .filter(|&i| Phase::of(&examples[i].position) == phase)
-            .collect()
-    });
-    let mut report = FitReport {
-        loss: 0.0,
-        floor: 0.0,
-    };
-    let batch = batch.max(1);
-    for _ in 0..epochs {
+/// Mini-batch Adam across passes: its moments carry from one pass to the next, so that a
+/// fit made of several calls to [`Adam::pass`] is one Adam run. (Started afresh each pass,
+/// Adam's bias-corrected first steps move every weight by about the step size, which undoes
+/// part of the previous pass: the fits of generations 2 to 8 did so.)
+pub struct Adam {
+    moments: [Moments; 2],
+}
+
+impl Adam {
+    /// Adam's state for `nets`, no step taken.
+    pub fn new(nets: &NeuralEvaluator) -> Adam {
+        Adam {
+            moments: [Moments::new(&nets.contact), Moments::new(&nets.race)],
+        }
+    }
+
+    /// One pass over `examples` (step `lr`, `batch` examples of one phase per step) in an
+    /// order shuffled from `seed`. Deterministic for its arguments and the state.
+    pub fn pass(
+        &mut self,
+        nets: &mut NeuralEvaluator,
+        examples: &[Example],
+        lr: f32,
+        batch: usize,
+        seed: u64,
+    ) -> FitReport {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut inputs = Inputs::new();
+        let mut h = vec![0.0f32; nets.contact.hidden.max(nets.race.hidden)];
+        let moments = &mut self.moments;
+        let by_phase: [Vec<usize>; 2] = [Phase::Contact, Phase::Race].map(|phase| {
+            (0..examples.len())
+                .filter(|&i| Phase::of(&examples[i].position) == phase)
+                .collect()
+        });
+        let batch = batch.max(1);
         // Batches of one phase each, the phases' batches interleaved at random.
         let mut batches: Vec<(usize, Vec<usize>)> = Vec::new();
         for (k, idx) in by_phase.iter().enumerate() {
@@ -261,10 +271,31 @@ pub fn fit_adam(
             moments[*k].step(net, lr);
         }
         let n = examples.len().max(1) as f64;
-        report = FitReport {
+        FitReport {
             loss: loss / n,
             floor: floor / n,
-        };
+        }
+    }
+}
+
+/// Fits `nets` to `examples` by `epochs` passes of mini-batch Adam (step `lr`, `batch`
+/// examples of one phase per step; one [`Adam`] across the passes), each pass shuffled from
+/// `seed` and its number; returns the last pass's report. Deterministic for its arguments.
+pub fn fit_adam(
+    nets: &mut NeuralEvaluator,
+    examples: &[Example],
+    epochs: usize,
+    lr: f32,
+    batch: usize,
+    seed: u64,
+) -> FitReport {
+    let mut adam = Adam::new(nets);
+    let mut report = FitReport {
+        loss: 0.0,
+        floor: 0.0,
+    };
+    for epoch in 0..epochs {
+        report = adam.pass(nets, examples, lr, batch, seed.wrapping_add(epoch as u64));
     }
     report
 }

@@ -11,6 +11,7 @@
 //! | `TABULA_SECURE_COOKIES` | `1`, `true`, `yes`, `0`, `false` or `no` | off |
 //! | `TABULA_TRUSTED_PROXIES` | IP addresses separated by commas | none |
 //! | `TABULA_ANALYSIS_PLIES` | 0 to 3 | 2 |
+//! | `TABULA_ANALYSIS_RACE` | `1`, `true`, `yes`, `0`, `false` or `no` | off |
 //! | `TABULA_ANALYSIS_THREADS` | 0 to 64 | 1 |
 //! | `TABULA_ANALYSIS_QUEUE` | a positive whole number | 64 |
 //! | `TABULA_TRAINER_AGAIN_SECS` | 1 to 86,400 | 600 ([`crate::trainer`]) |
@@ -134,6 +135,9 @@ impl Config {
         if let Some(p) = env.between("TABULA_ANALYSIS_PLIES", 0, 3)? {
             n.plies = p as u32;
         }
+        if let Some(on) = env.switch("TABULA_ANALYSIS_RACE")? {
+            n.race = on;
+        }
         if let Some(t) = env.between("TABULA_ANALYSIS_THREADS", 0, 64)? {
             n.threads = t as usize;
         }
@@ -167,6 +171,10 @@ pub struct AnalysisSettings {
     /// Threads of one job (`TABULA_ANALYSIS_THREADS`, default 1); 0 runs no worker on this
     /// instance (it queues and serves analyses, others do the work).
     pub threads: usize,
+    /// Race the close plays of each chequer decision by rollouts after the search
+    /// (`TABULA_ANALYSIS_RACE`, default off; `tabula_ai::study::race`): the level above
+    /// strong, seconds a decision.
+    pub race: bool,
     /// Jobs that may wait (`TABULA_ANALYSIS_QUEUE`, default 64).
     pub queue: i64,
     /// How long a trainer exercise answered wrong waits before it comes back
@@ -179,6 +187,7 @@ impl Default for AnalysisSettings {
         AnalysisSettings {
             plies: 2,
             threads: 1,
+            race: false,
             queue: 64,
             trainer_again: Duration::from_secs(600),
         }

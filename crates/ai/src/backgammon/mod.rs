@@ -6,7 +6,6 @@ mod bot;
 mod chances;
 pub mod cube;
 pub mod cubeful;
-pub mod ensemble;
 mod eval;
 pub mod match_cube;
 pub mod met;

@@ -30,6 +30,7 @@
 
 use super::cube::{CubeAnalysis, Unit};
 use super::nply::{self, Filter, RankedPlay};
+use super::race::{self, RaceConfig};
 use crate::backgammon::cube::{self as cube_rules, CubeState, Stakes};
 use crate::backgammon::cubeful::{self, Owner};
 use crate::backgammon::{Evaluator, Probabilities};
@@ -49,6 +50,8 @@ pub struct Settings {
     pub plies: u32,
     /// The move filter for chequer play.
     pub filter: Filter,
+    /// Race the close plays by rollouts after the search ([`super::race`]; `None`: no race).
+    pub race: Option<RaceConfig>,
 }
 
 impl Default for Settings {
@@ -56,6 +59,7 @@ impl Default for Settings {
         Settings {
             plies: 2,
             filter: Filter::default(),
+            race: None,
         }
     }
 }
@@ -319,7 +323,7 @@ fn analyse_move(
         };
         return (kind, 0.0, false, luck, v, [None; ALTERNATIVES]);
     }
-    let ranked = nply::rank_plays(
+    let mut ranked = nply::rank_plays(
         eval,
         MoveGen::new,
         &candidates,
@@ -327,11 +331,27 @@ fn analyse_move(
         settings.filter,
         score,
     );
+    let searched = ranked.clone();
+    if let Some(race) = &settings.race {
+        race::refine(eval, MoveGen::new, &mut ranked, race);
+    }
     let best = ranked[0];
-    let best_value = score(&best.chances);
-    let played_value = match ranked.iter().find(|r| r.after == played) {
-        Some(r) if r.plies == settings.plies => score(&r.chances),
-        _ => score(&nply::chances(eval, &mut gen, &played.flip(), settings.plies).flip()),
+    // The played play against the best on one footing: the rollouts when both were raced,
+    // else the search's values.
+    let raced = |p: &Position| ranked.iter().find(|r| r.after == *p && r.trials > 0);
+    let (best_value, played_value) = match raced(&played) {
+        Some(r) => (score(&best.chances), score(&r.chances)),
+        None => {
+            let best_searched = searched
+                .iter()
+                .find(|r| r.after == best.after)
+                .expect("the race reorders the ranking's own plays");
+            let played_value = match searched.iter().find(|r| r.after == played) {
+                Some(r) if r.plies == settings.plies => score(&r.chances),
+                _ => score(&nply::chances(eval, &mut gen, &played.flip(), settings.plies).flip()),
+            };
+            (score(&best_searched.chances), played_value)
+        }
     };
     let kind = Kind::Move {
         dice,

@@ -24,6 +24,7 @@ use tabula_ai::backgammon::NeuralEvaluator;
 use tabula_ai::never_finishing::NfEvaluator;
 use tabula_ai::study::analyse::{analyse, Settings, Step};
 use tabula_ai::study::analyse_nf::{analyse_nf, NfStep};
+use tabula_ai::study::race::RaceConfig;
 use tabula_ai::study::report::{
     decision_report, player_report, players, DecisionReport, PlayerReport,
 };
@@ -165,6 +166,7 @@ async fn run(
     let events = state.db.events(game, 0).await.map_err(|e| e.to_string())?;
     let options = loaded.row.game_options().map_err(|e| e.message)?;
     let names: ByColor<String> = loaded.names.clone();
+    let race = state.analysis.race;
     // The game's decisions, and how to analyse them on a worker thread (ticking once per
     // decision) into both players' totals and the decisions' reports.
     let (total, match_length, analyse_all): (usize, u32, Box<Analyser>) =
@@ -202,6 +204,7 @@ async fn run(
             let analyse_all = move |tick: &(dyn Fn() + Sync)| {
                 let settings = Settings {
                     plies,
+                    race: race.then(RaceConfig::default),
                     ..Settings::default()
                 };
                 let a = analyse(NeuralEvaluator::shipped(), &steps, &settings, tick);

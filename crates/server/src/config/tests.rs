@@ -64,6 +64,7 @@ fn good_values_are_taken() {
         ("TABULA_SECURE_COOKIES", "Yes"),
         ("TABULA_TRUSTED_PROXIES", "10.0.0.1, ::1,"),
         ("TABULA_ANALYSIS_PLIES", "0"),
+        ("TABULA_ANALYSIS_RACE", "yes"),
         ("TABULA_ANALYSIS_THREADS", "0"),
         ("TABULA_ANALYSIS_QUEUE", "1"),
         ("TABULA_TRAINER_AGAIN_SECS", "2"),
@@ -90,6 +91,7 @@ fn good_values_are_taken() {
         AnalysisSettings {
             plies: 0,
             threads: 0,
+            race: true,
             queue: 1,
             trainer_again: Duration::from_secs(2),
         }
