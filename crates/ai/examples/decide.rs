@@ -67,6 +67,9 @@ struct Args {
     /// The race's rollouts stop after this many plays (default: played to the end).
     #[arg(long)]
     truncate: Option<u32>,
+    /// The race's trials of all the plays together.
+    #[arg(long, default_value_t = RaceConfig::default().budget)]
+    budget: u32,
     /// A play is dropped once this many standard errors behind.
     #[arg(long, default_value_t = RaceConfig::default().drop_z)]
     drop_z: f64,
@@ -124,6 +127,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                             within: args.rollout_within,
                             keep: args.rollout_keep,
                             max_trials: trials,
+                            budget: args.budget,
                             drop_z: args.drop_z,
                             rollout: RolloutConfig {
                                 truncate: args.truncate,

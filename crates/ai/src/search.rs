@@ -47,6 +47,15 @@ impl Plays for (TablesGen, Trapping) {
     }
 }
 
+/// Whether `pos` is dead under the rules of `plays`: no roll gives either side a legal move,
+/// so it can never change (Never-Finishing scores it a draw, docs/rules/never-finishing.md).
+/// 84 move generations: call it only once a roll has found no move.
+pub fn is_dead(plays: &mut impl Plays, pos: &Position) -> bool {
+    [*pos, pos.flip()]
+        .iter()
+        .all(|p| Dice::all().all(|d| plays.plays(p, d).is_empty()))
+}
+
 /// A random roll (the dice of self-play and of its measurements).
 pub fn roll(rng: &mut ChaCha8Rng) -> Dice {
     let die = |rng: &mut ChaCha8Rng| Die::new(rng.gen_range(1..=6)).expect("1..=6 is a die");

@@ -136,8 +136,8 @@ fn race_line(raced: usize, race: &RaceConfig) -> String {
         )
     } else {
         format!(
-            "Race: the {raced} plays within {:.2} rolled out on the same dice (variance-reduced, up to {} trials each, a play dropped once {} standard errors behind); their rows show rollout chances.",
-            race.within, race.max_trials, race.drop_z
+            "Race: the {raced} plays within {:.2} rolled out on the same dice (variance-reduced, up to {} trials each and {} in all, a play dropped once {} standard errors behind); their rows show rollout chances.",
+            race.within, race.max_trials, race.budget, race.drop_z
         )
     }
 }

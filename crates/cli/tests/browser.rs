@@ -81,7 +81,17 @@ fn the_browser_client_plays_every_game_end_to_end() {
     if let Some(shots) = std::env::var_os("TABULA_SCREENSHOTS") {
         e2e.env("SCREENSHOT_DIR", shots);
     }
-    let status = e2e.status().expect("node runs");
+    // The scenarios' failures go to stderr: echoed as they come, and kept for the panic
+    // message (a CI log that shows only part of the output still says which step failed).
+    let mut child = e2e.stderr(Stdio::piped()).spawn().expect("node runs");
+    let err = child.stderr.take().expect("piped stderr");
+    let failures: Vec<String> = BufReader::new(err)
+        .lines()
+        .map_while(Result::ok)
+        .inspect(|line| eprintln!("{line}"))
+        .filter(|line| line.starts_with("FAIL"))
+        .collect();
+    let status = child.wait().expect("node runs");
     for s in [&mut server, &mut idle] {
         let _ = s.kill();
         let _ = s.wait();
@@ -90,7 +100,11 @@ fn the_browser_client_plays_every_game_end_to_end() {
         let _ = std::fs::remove_file(f);
     }
     let _ = std::fs::remove_dir_all(&cache);
-    assert!(status.success(), "the browser scenarios failed: {status:?}");
+    assert!(
+        status.success(),
+        "the browser scenarios failed ({status:?}):\n{}",
+        failures.join("\n")
+    );
 }
 
 /// Starts `tabula serve` on a fresh SQLite file `db` with `env`; the process and its base URL.

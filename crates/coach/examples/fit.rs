@@ -1,7 +1,8 @@
 //! Fits backgammon nets to labelled positions (expert iteration's training step): reads the
 //! chunks `label` wrote, holds out every twentieth chunk, and runs passes of SGD on the
 //! cross-entropy from a starting weights file, the step shrinking pass by pass; after each
-//! pass it reports the held-out loss and equity error and keeps the best pass's weights.
+//! pass it reports the held-out equity error (all folders together, and each folder apart)
+//! and keeps the best pass's weights; `--every-pass` also writes each pass's.
 //!
 //! ```text
 //! cargo run --release -p tabula-coach --example fit -- --labels labels/gen1 \
@@ -58,6 +59,16 @@ struct Args {
     /// The run's seed (shuffling, widening).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Also write every pass's weights (`OUT` with `-passN` before the extension), to be
+    /// measured by what matters (the gnubg-judged error) rather than the held-out error alone.
+    #[arg(long)]
+    every_pass: bool,
+}
+
+/// The examples held out of one labels folder (a folder named twice is held out once here).
+struct HeldSet {
+    name: String,
+    examples: Vec<Example>,
 }
 
 /// The net widened to `hidden` units with the same outputs as before.
@@ -99,9 +110,17 @@ fn with_feature_rows(net: &Net) -> Net {
     .expect("the same net with more rows")
 }
 
-fn load(dirs: &[PathBuf]) -> Result<(Vec<Example>, Vec<Example>), Box<dyn std::error::Error>> {
+/// The training examples, the held-out ones (a folder named twice counts twice, as in
+/// training), and each folder's held-out examples apart.
+type Loaded = (Vec<Example>, Vec<Example>, Vec<HeldSet>);
+
+fn load(dirs: &[PathBuf]) -> Result<Loaded, Box<dyn std::error::Error>> {
     let (mut train, mut held) = (Vec::new(), Vec::new());
+    let mut sets: Vec<HeldSet> = Vec::new();
     for dir in dirs {
+        let name = dir.display().to_string();
+        let first = !sets.iter().any(|s| s.name == name);
+        let start = held.len();
         let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "tlb"))
@@ -116,8 +135,29 @@ fn load(dirs: &[PathBuf]) -> Result<(Vec<Example>, Vec<Example>), Box<dyn std::e
                 target: r.target,
             }));
         }
+        if first {
+            sets.push(HeldSet {
+                name,
+                examples: held[start..].to_vec(),
+            });
+        }
     }
-    Ok((train, held))
+    Ok((train, held, sets))
+}
+
+/// Each folder's held-out equity error, as `name error` pairs.
+fn per_set(nets: &NeuralEvaluator, sets: &[HeldSet]) -> String {
+    let parts: Vec<String> = sets
+        .iter()
+        .map(|s| {
+            format!(
+                "{} {:.4}",
+                s.name,
+                supervised::equity_error(nets, &s.examples)
+            )
+        })
+        .collect();
+    parts.join(", ")
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -133,7 +173,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if args.contact_hidden > nets.contact.hidden {
         nets.contact = widen(&nets.contact, args.contact_hidden, args.seed);
     }
-    let (train, held) = load(&args.labels)?;
+    let (train, held, sets) = load(&args.labels)?;
     let contact = train
         .iter()
         .filter(|e| Phase::of(&e.position) == Phase::Contact)
@@ -153,7 +193,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         args.from.display()
     ))?;
     let mut best = supervised::equity_error(&nets, &held);
-    say(format!("start: held-out equity error {best:.4}"))?;
+    say(format!(
+        "start: held-out equity error {best:.4} ({})",
+        per_set(&nets, &sets)
+    ))?;
     let mut alpha = args.alpha;
     // One Adam state for the whole fit (its moments carry from pass to pass).
     let mut adam = supervised::Adam::new(&nets);
@@ -168,13 +211,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let err = supervised::equity_error(&nets, &held);
         say(format!(
             "pass {epoch}: alpha {alpha:.5} training loss {:.4} (floor {:.4}) held-out equity \
-             error {err:.4} ({:.0} s)",
+             error {err:.4} ({}) ({:.0} s)",
             report.loss,
             report.floor,
+            per_set(&nets, &sets),
             started.elapsed().as_secs_f64()
         ))?;
-        if err < best {
-            best = err;
+        let improved = err < best;
+        if improved || args.every_pass {
             let labels: Vec<String> = args
                 .labels
                 .iter()
@@ -191,7 +235,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 nets.contact.hidden,
                 args.seed
             );
-            tabula_coach::save_backgammon(&args.out, &nets, info)?;
+            if improved {
+                best = err;
+                tabula_coach::save_backgammon(&args.out, &nets, info.clone())?;
+            }
+            if args.every_pass {
+                let stem = args.out.file_stem().unwrap_or_default().to_string_lossy();
+                let path = args.out.with_file_name(format!("{stem}-pass{epoch}.tnn"));
+                tabula_coach::save_backgammon(&path, &nets, info)?;
+            }
         }
         alpha *= args.decay;
     }

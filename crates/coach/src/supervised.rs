@@ -207,7 +207,7 @@ impl Moments {
 /// Mini-batch Adam across passes: its moments carry from one pass to the next, so that a
 /// fit made of several calls to [`Adam::pass`] is one Adam run. (Started afresh each pass,
 /// Adam's bias-corrected first steps move every weight by about the step size, which undoes
-/// part of the previous pass: the fits of generations 2 to 8 did so.)
+/// part of the previous pass: the fits of generations 1 to 7 did so.)
 pub struct Adam {
     moments: [Moments; 2],
 }

@@ -139,3 +139,39 @@ fn a_judged_play_keeps_its_best_five_plays_best_first() {
     }
     assert!(seen > 10, "{seen} plays judged");
 }
+
+#[test]
+fn a_raced_analysis_judges_the_played_play_against_the_race_winner() {
+    use crate::backgammon::Heuristic;
+    use crate::study::race::RaceConfig;
+    let steps = play(Level::Medium, Level::Random, 5);
+    let steps = &steps[..steps.len().min(16)];
+    let race = RaceConfig {
+        within: 1.0,
+        keep: 2,
+        max_trials: 36,
+        ..RaceConfig::default()
+    };
+    let settings = Settings {
+        plies: 0,
+        race: Some(race),
+        ..Settings::default()
+    };
+    let raced = analyse(&Heuristic, steps, &settings, || {});
+    let plain = analyse(&Heuristic, steps, &zero_ply(), || {});
+    assert_eq!(raced.decisions.len(), plain.decisions.len());
+    let mut seen = 0;
+    for (r, p) in raced.decisions.iter().zip(&plain.decisions) {
+        assert!(r.error >= 0.0);
+        assert_eq!(r.mark, Mark::of(r.error));
+        let alts: Vec<_> = r.alternatives.iter().flatten().collect();
+        if alts.len() >= 2 {
+            // The two best at 0-ply were raced, 36 trials each (or dropped after them).
+            assert!(alts[..2].iter().all(|a| a.play.trials == 36), "{alts:?}");
+            seen += 1;
+        } else {
+            assert_eq!(r.error, p.error);
+        }
+    }
+    assert!(seen > 3, "{seen} raced decisions");
+}

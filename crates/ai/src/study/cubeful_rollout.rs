@@ -25,13 +25,13 @@
 //!   with the cube in play is played to its end, where the cube can still turn.
 
 use super::nply::{best_play_0ply, is_over};
-use super::rollout::{trial_dice, RolloutConfig};
+use super::rollout::{trial_dice, RolloutConfig, MAX_PLIES};
 use super::sums::{run_blocks, Sums};
 use crate::backgammon::cube::{self, Answer, CubeState, Stakes};
 use crate::backgammon::cubeful::{self, Owner};
 use crate::backgammon::match_cube::{self, Holder, Score};
 use crate::backgammon::{Evaluator, Probabilities};
-use crate::search::Plays;
+use crate::search::{is_dead, Plays};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
@@ -232,7 +232,7 @@ fn trial<E: Evaluator, P: Plays>(
         if is_over(&pos) {
             break cube.value(&to_root(eval.evaluate(&pos), ours), false);
         }
-        if config.truncate == Some(ply) {
+        if config.truncate == Some(ply) || ply == MAX_PLIES {
             break cube.value(&to_root(eval.evaluate(&pos), ours), true);
         }
         if ply > 0 && cube.may_double(ours) {
@@ -274,6 +274,11 @@ fn trial<E: Evaluator, P: Plays>(
         } else {
             best_play_0ply(eval, plays, &pos, dice).map_or(pos, |(after, _)| after)
         };
+        // A position no roll can ever change (both sides closed out on the bar) would be
+        // played forever: nobody wins, the cube's stake changes hands for nothing (0).
+        if next == pos && is_dead(plays, &pos) {
+            break 0.0;
+        }
         pos = next.flip();
         ours = !ours;
         ply += 1;

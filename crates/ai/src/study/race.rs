@@ -8,7 +8,8 @@
 //! - **Blocks of 36.** The trials run in blocks of 36 (each block every first roll once and
 //!   every reply once). After each block a play is dropped when it trails the leader by more
 //!   than `drop_z` standard errors of their paired difference; the race ends when one play
-//!   is left or the trials are spent.
+//!   is left, a play's trials are spent, or the next block would overrun the budget of all
+//!   the plays' trials together (which bounds the time of a decision).
 //! - **Reproducible.** Which trials are played depends only on the results of earlier blocks,
 //!   and each trial's game only on the seed and its number: the answer is the same on any
 //!   number of threads. No clock is read.
@@ -29,6 +30,9 @@ pub struct RaceConfig {
     pub keep: usize,
     /// The most trials a play is rolled out (rounded up to a block of 36).
     pub max_trials: u32,
+    /// The most trials of all the plays together: a block is played only while the plays
+    /// still in the race can all play it within this (at least one block is always played).
+    pub budget: u32,
     /// A play trailing the leader by more than this many standard errors of their paired
     /// difference is dropped.
     pub drop_z: f64,
@@ -38,12 +42,14 @@ pub struct RaceConfig {
 
 impl Default for RaceConfig {
     /// The level above strong: up to 4 plays within 0.08 at 2-ply, up to 432 variance-reduced
-    /// trials each, played to the end, dropped at 2 standard errors.
+    /// trials each and 864 in all (two plays 432 each, four 216), played to the end, dropped
+    /// at 2 standard errors.
     fn default() -> RaceConfig {
         RaceConfig {
             within: 0.08,
             keep: 4,
             max_trials: 432,
+            budget: 864,
             drop_z: 2.0,
             rollout: RolloutConfig::default(),
         }
@@ -89,8 +95,12 @@ where
     let mut results: Vec<Vec<f64>> = vec![Vec::new(); plays.len()];
     let mut alive: Vec<usize> = (0..plays.len()).collect();
     let max = config.max_trials.div_ceil(BLOCK).max(1) * BLOCK;
-    let mut played = 0u32;
-    while alive.len() > 1 && played < max {
+    let (mut played, mut spent) = (0u32, 0u32);
+    while alive.len() > 1
+        && played < max
+        && (played == 0 || spent + BLOCK * alive.len() as u32 <= config.budget)
+    {
+        spent += BLOCK * alive.len() as u32;
         let block: Vec<Vec<[f64; 5]>> = (u64::from(played)..u64::from(played + BLOCK))
             .into_par_iter()
             .map_init(&plays_for, |gen, t| {
@@ -307,6 +317,18 @@ mod tests {
         assert_eq!(raced[1].trials, 36);
         assert!(raced[0].equity > 0.9 && raced[1].equity < -2.9, "{raced:?}");
         assert!(raced[1].behind > 2.0 * raced[1].behind_std_err);
+    }
+
+    #[test]
+    fn the_budget_bounds_the_trials_of_all_the_plays_together() {
+        let p = plays_of(5, 2)[0];
+        let config = RaceConfig {
+            budget: 300,
+            ..config(432)
+        };
+        // Four copies of one play are never dropped: two blocks of 4 x 36 fit in 300.
+        let raced = race(&Heuristic, MoveGen::new, &[p, p, p, p], &config);
+        assert!(raced.iter().all(|r| r.trials == 72), "{raced:?}");
     }
 
     #[test]

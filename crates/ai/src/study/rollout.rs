@@ -7,8 +7,8 @@
 //! - **Stratified first rolls.** Trial `t` begins with the ordered roll `a = t mod 36` and
 //!   answers it with the ordered roll `(t / 36 + 5a) mod 36`, so 1,296 trials play every pair
 //!   of opening rolls exactly once, and each block of 36 trials (`0..36`, `36..72`, ...) every
-//!   first roll once and every reply once (5 and 36 have no common factor): a short rollout does not answer every
-//!   first roll with the same reply.
+//!   first roll once and every reply once (5 and 36 have no common factor): a short rollout
+//!   does not answer every first roll with the same reply.
 //! - **Variance reduction by luck.** At every roll the luck of the player to move is the
 //!   value (0-ply, from the rollout's side) after their best play with the roll they got, less
 //!   the mean of that value over all 36 rolls. Luck has mean zero, so subtracting each
@@ -19,11 +19,15 @@
 //!   evaluator's chances there.
 //! - **Exact endings.** A trial stops where `exact` knows the answer (the backgammon bear-off
 //!   database), taking it.
+//! - **Dead positions end.** A position no roll can change for either side (Never-Finishing's
+//!   dead position, a draw by its rules) ends the trial as a draw: half a win, equity 0.
+//!   Without this a trial that reached one played it forever. As a bound on any trial's
+//!   time, one still going after [`MAX_PLIES`] plays stops there like a truncated one.
 
 use super::nply::{add_weighted, best_play_0ply, is_over};
 use super::sums::{run_blocks, Sums};
 use crate::backgammon::{Evaluator, Probabilities};
-use crate::search::Plays;
+use crate::search::{is_dead, Plays};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
@@ -116,6 +120,20 @@ pub(super) fn trial_dice(ply: u32, t: u64, rng: &mut ChaCha8Rng) -> Dice {
     }
 }
 
+/// A trial still going after this many plays stops and takes the evaluator's chances, as a
+/// truncated one does: a bound on any trial's time, whatever the game (real games end in a
+/// few hundred plays at most).
+pub const MAX_PLIES: u32 = 5_000;
+
+/// A drawn game's chances (a dead Never-Finishing position): half a win, no gammons.
+pub const DRAW: Probabilities = Probabilities {
+    win: 0.5,
+    win_gammon: 0.0,
+    win_backgammon: 0.0,
+    lose_gammon: 0.0,
+    lose_backgammon: 0.0,
+};
+
 /// One trial's result (root's view), luck already subtracted when asked.
 pub(super) fn trial<E: Evaluator, P: Plays>(
     eval: &E,
@@ -134,7 +152,7 @@ pub(super) fn trial<E: Evaluator, P: Plays>(
     let to_root = |p: Probabilities, ours: bool| if ours { p } else { p.flip() };
     let mut ply = 0u32;
     let end = loop {
-        if is_over(&pos) || config.truncate == Some(ply) {
+        if is_over(&pos) || config.truncate == Some(ply) || ply == MAX_PLIES {
             break to_root(eval.evaluate(&pos), ours);
         }
         if ply > 0 {
@@ -181,6 +199,12 @@ pub(super) fn trial<E: Evaluator, P: Plays>(
         } else {
             best_play_0ply(eval, plays, &pos, dice).map_or(pos, |(after, _)| after)
         };
+        // A roll without a move may have left a dead position (Never-Finishing: no roll
+        // moves either side again), which would otherwise be played forever: a draw, half a
+        // win from either side (equity 0).
+        if next == pos && is_dead(plays, &pos) {
+            break DRAW;
+        }
         pos = next.flip();
         ours = !ours;
         ply += 1;

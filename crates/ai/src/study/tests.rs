@@ -129,3 +129,61 @@ fn each_block_of_36_trials_plays_every_first_roll_once_and_every_reply_once() {
     }
     assert_eq!(pairs.len(), 1296, "1,296 trials play every pair once");
 }
+
+/// A Never-Finishing dead position (docs/rules/never-finishing.md): the mover's last free
+/// checker on its 1-point traps an opposing checker, and one of the mover's is trapped on its
+/// 24 under the opponent's other fourteen; each side's free checkers could only bear off.
+fn dead_never_finishing_position() -> Position {
+    let mut pips = [0i8; 26];
+    pips[1] = 1;
+    pips[24] = -14;
+    Position::from_parts(pips, 1 << 1 | 1 << 24).unwrap()
+}
+
+#[test]
+fn a_rollout_ends_a_dead_position_as_a_draw() {
+    use tabula_tables::{TablesGen, Trapping};
+    let pos = dead_never_finishing_position();
+    for vr in [false, true] {
+        let r = rollout(
+            &Heuristic,
+            || (TablesGen::new(), Trapping::On),
+            |_| None,
+            &pos,
+            &config(72, vr),
+            || {},
+        );
+        assert_eq!(r.trials, 72);
+        // (With variance reduction the luck of each blocked roll is 0 up to rounding.)
+        assert!(
+            (r.chances.win - 0.5).abs() < 1e-6,
+            "variance reduction {vr}: {r:?}"
+        );
+        assert!(r.chances.win_gammon.abs() + r.chances.lose_gammon.abs() < 1e-6);
+        assert!(r.equity.abs() < 1e-6 && r.equity_std_err < 1e-6, "{r:?}");
+    }
+}
+
+#[test]
+fn a_never_finishing_rollout_that_reaches_a_dead_position_ends_it() {
+    // The study page's example (a Black blot White can hit or trap): trial 14 of seed 1
+    // (`tabula rollout`'s default) reached a dead position and, before dead positions ended a trial, never finished.
+    use crate::never_finishing::NfEvaluator;
+    use tabula_tables::notation::TablesPosition;
+    use tabula_tables::{TablesGen, Trapping};
+    let pos: TablesPosition = "14b/16/1b/5/15w:0:0:0:0:w".parse().unwrap();
+    let cfg = RolloutConfig {
+        seed: 1,
+        ..config(16, true)
+    };
+    let r = rollout(
+        NfEvaluator::shipped(),
+        || (TablesGen::new(), Trapping::On),
+        |_| None,
+        &pos.position,
+        &cfg,
+        || {},
+    );
+    assert_eq!(r.trials, 16);
+    assert!(r.equity.abs() <= 2.0, "{r:?}");
+}

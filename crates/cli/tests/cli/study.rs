@@ -260,3 +260,34 @@ fn analyse_reads_an_exported_match_and_rates_both_players() {
     assert_eq!(bad.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn hint_race_says_what_it_raced_and_is_refused_without_dice_or_for_never_finishing() {
+    // 3-1 at the start: 8/5 6/5 is far ahead of every other play, so nothing is raced
+    // (the race's rollouts themselves are tested in tabula_ai::study::race).
+    let out = tabula(
+        &["hint", "start", "--dice", "3-1", "--plies", "0", "--race"],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.lines().any(|l| l.starts_with("Race: ")), "{text}");
+    for args in [
+        &["hint", "start", "--race"][..],
+        &[
+            "hint",
+            "--game",
+            "never-finishing",
+            "start",
+            "--dice",
+            "3-1",
+            "--race",
+        ][..],
+    ] {
+        let out = tabula(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("--race"), "{err}");
+    }
+}
