@@ -49,7 +49,9 @@ impl Plays for (TablesGen, Trapping) {
 
 /// Whether `pos` is dead under the rules of `plays`: no roll gives either side a legal move,
 /// so it can never change (Never-Finishing scores it a draw, docs/rules/never-finishing.md).
-/// 84 move generations: call it only once a roll has found no move.
+/// The rule as the game sessions apply it is `tabula_tables::never_finishing`'s; this is the
+/// same test over any [`Plays`], so that backgammon's rollouts end such a position too.
+/// Up to 84 move generations: call it only once a roll has found no move.
 pub fn is_dead(plays: &mut impl Plays, pos: &Position) -> bool {
     [*pos, pos.flip()]
         .iter()

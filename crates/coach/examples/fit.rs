@@ -65,10 +65,13 @@ struct Args {
     every_pass: bool,
 }
 
-/// The examples held out of one labels folder (a folder named twice is held out once here).
+/// The examples held out of one labels folder (every twentieth chunk), and how many times
+/// the folder was named (its examples weigh that many times, in training and in the pooled
+/// held-out error).
 struct HeldSet {
     name: String,
     examples: Vec<Example>,
+    times: usize,
 }
 
 /// The net widened to `hidden` units with the same outputs as before.
@@ -110,54 +113,64 @@ fn with_feature_rows(net: &Net) -> Net {
     .expect("the same net with more rows")
 }
 
-/// The training examples, the held-out ones (a folder named twice counts twice, as in
-/// training), and each folder's held-out examples apart.
-type Loaded = (Vec<Example>, Vec<Example>, Vec<HeldSet>);
-
-fn load(dirs: &[PathBuf]) -> Result<Loaded, Box<dyn std::error::Error>> {
-    let (mut train, mut held) = (Vec::new(), Vec::new());
+/// The training examples (a folder named `n` times read once and counted `n` times) and each
+/// folder's held-out examples.
+fn load(dirs: &[PathBuf]) -> Result<(Vec<Example>, Vec<HeldSet>), Box<dyn std::error::Error>> {
+    let mut train = Vec::new();
     let mut sets: Vec<HeldSet> = Vec::new();
-    for dir in dirs {
-        let name = dir.display().to_string();
-        let first = !sets.iter().any(|s| s.name == name);
-        let start = held.len();
+    for (i, dir) in dirs.iter().enumerate() {
+        if dirs[..i].contains(dir) {
+            continue;
+        }
         let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "tlb"))
             .collect();
         paths.sort();
+        let (mut mine, mut held) = (Vec::new(), Vec::new());
         for (k, p) in paths.iter().enumerate() {
             let records = label::read_chunk(&std::fs::read(p)?)
                 .map_err(|e| format!("{}: {e}", p.display()))?;
-            let into = if k % 20 == 19 { &mut held } else { &mut train };
+            let into = if k % 20 == 19 { &mut held } else { &mut mine };
             into.extend(records.into_iter().map(|r| Example {
                 position: r.position,
                 target: r.target,
             }));
         }
-        if first {
-            sets.push(HeldSet {
-                name,
-                examples: held[start..].to_vec(),
-            });
+        let times = dirs.iter().filter(|d| *d == dir).count();
+        for _ in 0..times {
+            train.extend_from_slice(&mine);
         }
+        sets.push(HeldSet {
+            name: dir.display().to_string(),
+            examples: held,
+            times,
+        });
     }
-    Ok((train, held, sets))
+    Ok((train, sets))
 }
 
-/// Each folder's held-out equity error, as `name error` pairs.
-fn per_set(nets: &NeuralEvaluator, sets: &[HeldSet]) -> String {
+/// The pooled held-out equity error (each folder weighed by its examples and the times it
+/// was named) and each folder's, as `name error` pairs: each example is evaluated once.
+fn held_out_errors(nets: &NeuralEvaluator, sets: &[HeldSet]) -> (f64, String) {
+    let errors: Vec<f64> = sets
+        .iter()
+        .map(|s| supervised::equity_error(nets, &s.examples))
+        .collect();
+    let weight = |s: &HeldSet| (s.times * s.examples.len()) as f64;
+    let total: f64 = sets.iter().map(weight).sum();
+    let pooled = sets
+        .iter()
+        .zip(&errors)
+        .map(|(s, e)| weight(s) * e)
+        .sum::<f64>()
+        / total.max(1.0);
     let parts: Vec<String> = sets
         .iter()
-        .map(|s| {
-            format!(
-                "{} {:.4}",
-                s.name,
-                supervised::equity_error(nets, &s.examples)
-            )
-        })
+        .zip(&errors)
+        .map(|(s, e)| format!("{} {e:.4}", s.name))
         .collect();
-    parts.join(", ")
+    (pooled, parts.join(", "))
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -173,7 +186,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if args.contact_hidden > nets.contact.hidden {
         nets.contact = widen(&nets.contact, args.contact_hidden, args.seed);
     }
-    let (train, held, sets) = load(&args.labels)?;
+    let (train, sets) = load(&args.labels)?;
     let contact = train
         .iter()
         .filter(|e| Phase::of(&e.position) == Phase::Contact)
@@ -189,14 +202,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     say(format!(
         "fit {} training examples ({contact} contact), {} held out, from {}",
         train.len(),
-        held.len(),
+        sets.iter()
+            .map(|s| s.times * s.examples.len())
+            .sum::<usize>(),
         args.from.display()
     ))?;
-    let mut best = supervised::equity_error(&nets, &held);
-    say(format!(
-        "start: held-out equity error {best:.4} ({})",
-        per_set(&nets, &sets)
-    ))?;
+    let (mut best, apart) = held_out_errors(&nets, &sets);
+    say(format!("start: held-out equity error {best:.4} ({apart})"))?;
     let mut alpha = args.alpha;
     // One Adam state for the whole fit (its moments carry from pass to pass).
     let mut adam = supervised::Adam::new(&nets);
@@ -208,13 +220,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         } else {
             supervised::fit(&mut nets, &train, 1, alpha, seed)
         };
-        let err = supervised::equity_error(&nets, &held);
+        let (err, apart) = held_out_errors(&nets, &sets);
         say(format!(
             "pass {epoch}: alpha {alpha:.5} training loss {:.4} (floor {:.4}) held-out equity \
-             error {err:.4} ({}) ({:.0} s)",
+             error {err:.4} ({apart}) ({:.0} s)",
             report.loss,
             report.floor,
-            per_set(&nets, &sets),
             started.elapsed().as_secs_f64()
         ))?;
         let improved = err < best;

@@ -95,12 +95,13 @@ where
     let mut results: Vec<Vec<f64>> = vec![Vec::new(); plays.len()];
     let mut alive: Vec<usize> = (0..plays.len()).collect();
     let max = config.max_trials.div_ceil(BLOCK).max(1) * BLOCK;
-    let (mut played, mut spent) = (0u32, 0u32);
+    let mut played = 0u32;
+    // The trials of all the plays so far.
+    let spent = |results: &[Vec<f64>]| results.iter().map(Vec::len).sum::<usize>();
     while alive.len() > 1
         && played < max
-        && (played == 0 || spent + BLOCK * alive.len() as u32 <= config.budget)
+        && (played == 0 || spent(&results) + BLOCK as usize * alive.len() <= config.budget as usize)
     {
-        spent += BLOCK * alive.len() as u32;
         let block: Vec<Vec<[f64; 5]>> = (u64::from(played)..u64::from(played + BLOCK))
             .into_par_iter()
             .map_init(&plays_for, |gen, t| {

@@ -126,7 +126,7 @@ pub(super) fn trial_dice(ply: u32, t: u64, rng: &mut ChaCha8Rng) -> Dice {
 pub const MAX_PLIES: u32 = 5_000;
 
 /// A drawn game's chances (a dead Never-Finishing position): half a win, no gammons.
-pub const DRAW: Probabilities = Probabilities {
+const DRAW: Probabilities = Probabilities {
     win: 0.5,
     win_gammon: 0.0,
     win_backgammon: 0.0,

@@ -167,7 +167,8 @@ fn a_rollout_ends_a_dead_position_as_a_draw() {
 #[test]
 fn a_never_finishing_rollout_that_reaches_a_dead_position_ends_it() {
     // The study page's example (a Black blot White can hit or trap): trial 14 of seed 1
-    // (`tabula rollout`'s default) reached a dead position and, before dead positions ended a trial, never finished.
+    // (`tabula rollout`'s default) reaches a dead position; before dead positions ended a
+    // trial, this rollout never returned.
     use crate::never_finishing::NfEvaluator;
     use tabula_tables::notation::TablesPosition;
     use tabula_tables::{TablesGen, Trapping};
