@@ -193,9 +193,12 @@ def taker_error(dt, dp, take):
     return (dt if take else dp) - min(dt, dp)
 
 
-def tabula(binary, position):
+def tabula(command, position):
+    """Tabula's (double, take) on `position`: `command` is the binary and any options of
+    `tabula hint` after it (``PATH --plies 3``)."""
+    binary, *options = command.split()
     out = subprocess.run(
-        [binary, "hint", position, "--json"], capture_output=True, text=True, check=False
+        [binary, "hint", position, "--json", *options], capture_output=True, text=True, check=False
     )
     if out.returncode != 0:
         sys.exit(f"tabula hint {position} failed: {out.stderr}")
@@ -292,7 +295,8 @@ def main():
         "--tabula",
         action="append",
         metavar="NAME=PATH",
-        help="a Tabula binary to judge (repeatable; default: Tabula=" + TABULA + ")",
+        help="a Tabula binary to judge, with any options of `tabula hint` after the path "
+        "('NAME=PATH --plies 3'; repeatable; default: Tabula=" + TABULA + ")",
     )
     ap.add_argument(
         "--judged",

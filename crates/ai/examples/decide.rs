@@ -133,6 +133,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                                 truncate: args.truncate,
                                 ..RolloutConfig::default()
                             },
+                            cube: None,
                         };
                         race::refine(nets, MoveGen::new, &mut ranked, &config);
                         ranked.first().map(|r| r.after)

@@ -33,8 +33,9 @@ pub struct AnalyseArgs {
     /// Plies for chequer play and cube decisions (0 to 3; default 2).
     #[arg(long, default_value_t = 2)]
     pub plies: u32,
-    /// Race the close plays of every chequer decision by rollouts after the search (as
-    /// `hint --race`: the level above strong, seconds a decision).
+    /// Race the close plays of every chequer decision by rollouts after the search, and
+    /// correct every close cube decision by a rollout (as `hint --race` and `eval --race`:
+    /// the level above strong, seconds a decision).
     #[arg(long)]
     pub race: bool,
     /// Worker threads (default: all cores).

@@ -22,6 +22,7 @@ use tabula_ai::backgammon::cubeful::{self, Owner};
 use tabula_ai::backgammon::met::Crawford;
 use tabula_ai::backgammon::{NeuralEvaluator, Probabilities};
 use tabula_ai::study::cube::{CubeAnalysis, Unit};
+use tabula_ai::study::cube_race::{self, CubeRaceConfig, CubeRaced};
 use tabula_ai::study::nply::{self, Filter};
 use tabula_ai::study::race::{self, RaceConfig};
 use tabula_games::backgammon::drawing::CubeView;
@@ -40,6 +41,20 @@ pub(crate) struct CubeJson {
     double_pass: f32,
     /// The right actions, in words (`Double, take`).
     verdict: String,
+    /// The rollout that corrected a close decision (`--race`; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rollout: Option<CubeRolloutJson>,
+}
+
+/// The rollout of a close cube decision (`eval --race`), as JSON shows it.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct CubeRolloutJson {
+    trials: u32,
+    /// The rolled-out cubeless equity of the player on roll and its standard error.
+    cubeless_equity: f64,
+    equity_std_err: f64,
+    /// The searched decision before the correction, in words.
+    searched_verdict: String,
 }
 
 impl From<&CubeAnalysis> for CubeJson {
@@ -53,6 +68,7 @@ impl From<&CubeAnalysis> for CubeJson {
             double_take: a.double_take,
             double_pass: a.double_drop,
             verdict: a.verdict(),
+            rollout: None,
         }
     }
 }
@@ -233,7 +249,31 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
         let a = CubeAnalysis::search(nets, &mut MoveGen::new(), &setup.board, &state, args.plies);
         (a.chances, Some(a))
     };
+    // --race: a close decision corrected by a rollout (tabula_ai::study::cube_race).
+    let race = CubeRaceConfig::default();
+    let raced = match (&analysis, args.race) {
+        (Some(a), true) => cube_race::refine(nets, MoveGen::new, &setup.board, &state, a, &race),
+        _ => None,
+    };
+    let (p, shown) = match &raced {
+        Some(r) => (r.rollout.chances, Some(r.analysis)),
+        None => (p, analysis),
+    };
     if args.json {
+        let cube = shown.as_ref().map(|a| {
+            let mut json = CubeJson::from(a);
+            json.rollout =
+                raced
+                    .as_ref()
+                    .zip(analysis.as_ref())
+                    .map(|(r, searched)| CubeRolloutJson {
+                        trials: r.rollout.trials,
+                        cubeless_equity: r.rollout.equity,
+                        equity_std_err: r.rollout.equity_std_err,
+                        searched_verdict: searched.verdict(),
+                    });
+            json
+        });
         return write_json(
             out,
             &EvalJson::<CubeJson> {
@@ -241,23 +281,56 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
                 plies: args.plies,
                 on_roll: setup.on_roll,
                 chances: (&p).into(),
-                cube: analysis.as_ref().map(Into::into),
+                cube,
             },
         );
     }
     writeln!(
         out,
-        "{} on roll, {}; {}-ply",
+        "{} on roll, {}; {}-ply{}",
         capitalized(setup.on_roll),
         describe_stakes(&state, &setup),
-        args.plies
+        args.plies,
+        if raced.is_some() {
+            ", the chances rolled out"
+        } else {
+            ""
+        }
     )?;
     write_chances(out, &p)?;
-    match &analysis {
+    match &shown {
         Some(a) => write_cube(out, a)?,
         None => writeln!(out, "No cube decision: the opponent holds the cube.")?,
     }
+    if args.race && analysis.is_some() {
+        writeln!(
+            out,
+            "{}",
+            cube_race_line(raced.as_ref(), analysis.as_ref(), &race)
+        )?;
+    }
     Ok(())
+}
+
+/// What `--race` did to a cube decision, in a sentence.
+fn cube_race_line(
+    raced: Option<&CubeRaced>,
+    searched: Option<&CubeAnalysis>,
+    race: &CubeRaceConfig,
+) -> String {
+    match (raced, searched) {
+        (Some(r), Some(s)) => format!(
+            "Race: the decision was close, so the position was rolled out {} times (variance-reduced, to the end; cubeless equity {:+.3} \u{b1} {:.3}) and the searched values corrected by its chances; the search alone said: {}.",
+            r.rollout.trials,
+            r.rollout.equity,
+            r.rollout.equity_std_err,
+            s.verdict()
+        ),
+        _ => format!(
+            "Race: not rolled out, the decision is not close (its options more than {:.2} apart).",
+            race.close
+        ),
+    }
 }
 
 /// `tabula hint`.
@@ -272,11 +345,6 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         (None, d) => d,
     };
     let Some(dice) = dice else {
-        if args.race {
-            return Err(bad_input(
-                "--race ranks the plays of a roll: give the dice (--dice 6-5)",
-            ));
-        }
         // No dice: the hint is the cube decision.
         return eval(
             out,
@@ -284,6 +352,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
                 game: args.game,
                 position: args.position.clone(),
                 plies: args.plies,
+                race: args.race,
                 json: args.json,
             },
         );

@@ -32,6 +32,11 @@ fn position(text: &str) -> Result<TablesPosition> {
 
 /// `tabula eval --game never-finishing`.
 pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
+    if args.race {
+        return Err(bad_input(
+            "--race rolls out cube decisions: Never-Finishing has no cube",
+        ));
+    }
     let pos = position(&args.position)?;
     let p = nply::chances(
         NfEvaluator::shipped(),

@@ -28,6 +28,11 @@ pub struct EvalArgs {
     /// Look this many rolls ahead (0 to 3; default 2).
     #[arg(long, default_value_t = 2)]
     pub plies: u32,
+    /// The level above strong for the cube: a decision the search finds close (within 0.25)
+    /// is rolled out (324 trials, about a second) and the rollout's chances correct the
+    /// searched values. Backgammon only.
+    #[arg(long)]
+    pub race: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -52,9 +57,10 @@ pub struct HintArgs {
     /// Show at most this many plays (default 10; 0: all).
     #[arg(long, default_value_t = 10)]
     pub top: usize,
-    /// Then roll out the plays within 0.08 of the best against each other on the same dice
-    /// (up to 4 plays and 432 trials each, a play dropped once it trails by 2 standard
-    /// errors): the level above strong, a few seconds a decision. Backgammon plays only.
+    /// The level above strong, a few seconds a decision. With dice: then roll out the plays
+    /// within 0.08 of the best against each other on the same dice (up to 4 plays and 432
+    /// trials each, a play dropped once it trails by 2 standard errors). Without dice: a close
+    /// cube decision corrected by a 324-trial rollout (as `eval --race`). Backgammon only.
     #[arg(long)]
     pub race: bool,
     /// Print one JSON object instead of text.

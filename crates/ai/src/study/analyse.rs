@@ -16,7 +16,9 @@
 //! settings' plies give no double, double/take and double/drop
 //! ([`super::cube::CubeAnalysis`]); doubling where the right action is not to (or the
 //! reverse) costs the difference between the two. At every double the answer is judged the
-//! same way (a take where a pass is right, or the reverse). A cube decision is counted in the
+//! same way (a take where a pass is right, or the reverse). With a race ([`Settings::race`])
+//! a close cube decision is corrected by a rollout ([`super::cube_race`]), as the plays are
+//! raced. A cube decision is counted in the
 //! rates when it was acted on (a double, a take, a pass) or close: the best of double/take
 //! and double/pass within [`CLOSE`] of no double.
 //!
@@ -29,6 +31,7 @@
 //! 35 Beginner, and Awful! beyond.
 
 use super::cube::{CubeAnalysis, Unit};
+use super::cube_race;
 use super::nply::{self, Filter, RankedPlay};
 use super::race::{self, RaceConfig};
 use crate::backgammon::cube::{self as cube_rules, CubeState, Stakes};
@@ -281,6 +284,24 @@ fn emg(session: &Backgammon, decider: Color, mwc: f32) -> f32 {
     2.0 * (mwc - lose) / (win - lose) - 1.0
 }
 
+/// The cube decision of the player on roll in `board` at `state`, searched at the settings'
+/// plies; with a race whose `cube` is set, a close one corrected by a rollout
+/// ([`super::cube_race`]).
+fn cube_analysis(
+    eval: &(impl Evaluator + Sync),
+    gen: &mut MoveGen,
+    board: &Position,
+    state: &CubeState,
+    settings: &Settings,
+) -> CubeAnalysis {
+    let searched = CubeAnalysis::search(eval, gen, board, state, settings.plies);
+    settings
+        .race
+        .and_then(|race| race.cube)
+        .and_then(|c| cube_race::refine(eval, MoveGen::new, board, state, &searched, &c))
+        .map_or(searched, |raced| raced.analysis)
+}
+
 /// A difference of cube-decision values in EMG.
 fn cube_diff(session: &Backgammon, decider: Color, a: &CubeAnalysis, x: f32, y: f32) -> f32 {
     match a.unit {
@@ -402,7 +423,7 @@ fn analyse_one(
             let doubled = *action == Action::Double;
             let board = session.game().board();
             let state = CubeState::of(session, player);
-            let a = CubeAnalysis::search(eval, &mut gen, &board, &state, settings.plies);
+            let a = cube_analysis(eval, &mut gen, &board, &state, settings);
             let take_or_drop = a.double_take.min(a.double_drop);
             let error = if doubled == a.double {
                 0.0
@@ -428,7 +449,7 @@ fn analyse_one(
             let doubler = !player;
             let board = session.game().board();
             let state = CubeState::of(session, doubler);
-            let a = CubeAnalysis::search(eval, &mut gen, &board, &state, settings.plies);
+            let a = cube_analysis(eval, &mut gen, &board, &state, settings);
             let error = if took == a.take {
                 0.0
             } else {

@@ -150,6 +150,7 @@ fn a_raced_analysis_judges_the_played_play_against_the_race_winner() {
         within: 1.0,
         keep: 2,
         max_trials: 36,
+        cube: None,
         ..RaceConfig::default()
     };
     let settings = Settings {
@@ -174,4 +175,56 @@ fn a_raced_analysis_judges_the_played_play_against_the_race_winner() {
         }
     }
     assert!(seen > 3, "{seen} raced decisions");
+}
+
+#[test]
+fn a_raced_analysis_corrects_its_close_cube_decisions_by_a_rollout() {
+    use crate::backgammon::cube::CubeState;
+    use crate::backgammon::Heuristic;
+    use crate::study::cube::CubeAnalysis;
+    use crate::study::cube_race::{self, CubeRaceConfig};
+    use crate::study::race::RaceConfig;
+    use crate::study::rollout::RolloutConfig;
+    use tabula_tables::MoveGen;
+    let steps = play(Level::Medium, Level::Random, 5);
+    let steps = &steps[..steps.len().min(40)];
+    // Every cube decision counts as close, so every one is rolled out (36 trials); no play
+    // is raced.
+    let cube = CubeRaceConfig {
+        close: 100.0,
+        rollout: RolloutConfig {
+            trials: 36,
+            ..RolloutConfig::default()
+        },
+    };
+    let race = RaceConfig {
+        keep: 0,
+        cube: Some(cube),
+        ..RaceConfig::default()
+    };
+    let settings = Settings {
+        plies: 0,
+        race: Some(race),
+        ..Settings::default()
+    };
+    let raced = analyse(&Heuristic, steps, &settings, || {});
+    let mut seen = 0;
+    for d in &raced.decisions {
+        let Some(a) = d.cube_analysis else { continue };
+        let (session, player, _, _) = &steps[d.step];
+        let doubler = match d.kind {
+            Kind::Answer(_) => !*player,
+            _ => *player,
+        };
+        let state = CubeState::of(session, doubler);
+        let board = session.game().board();
+        let searched = CubeAnalysis::search(&Heuristic, &mut MoveGen::new(), &board, &state, 0);
+        let want = cube_race::refine(&Heuristic, MoveGen::new, &board, &state, &searched, &cube)
+            .expect("every decision is close");
+        assert_eq!(a, want.analysis);
+        assert_eq!(a.chances, want.rollout.chances);
+        assert_ne!(a.chances, searched.chances);
+        seen += 1;
+    }
+    assert!(seen > 3, "{seen} cube decisions");
 }

@@ -14,6 +14,7 @@
 //!   and each trial's game only on the seed and its number: the answer is the same on any
 //!   number of threads. No clock is read.
 
+use super::cube_race::CubeRaceConfig;
 use super::nply::RankedPlay;
 use super::rollout::{trial, RolloutConfig};
 use crate::backgammon::{Evaluator, NeuralEvaluator, Probabilities};
@@ -38,12 +39,15 @@ pub struct RaceConfig {
     pub drop_z: f64,
     /// The rollouts' settings (their `trials` is not read: the race decides).
     pub rollout: RolloutConfig,
+    /// The same level's cube decisions: a close one corrected by a rollout
+    /// ([`super::cube_race`]; `None`: the searched decision stands).
+    pub cube: Option<CubeRaceConfig>,
 }
 
 impl Default for RaceConfig {
     /// The level above strong: up to 4 plays within 0.08 at 2-ply, up to 432 variance-reduced
     /// trials each and 864 in all (two plays 432 each, four 216), played to the end, dropped
-    /// at 2 standard errors.
+    /// at 2 standard errors; close cube decisions rolled out as [`CubeRaceConfig::default`].
     fn default() -> RaceConfig {
         RaceConfig {
             within: 0.08,
@@ -52,6 +56,7 @@ impl Default for RaceConfig {
             budget: 864,
             drop_z: 2.0,
             rollout: RolloutConfig::default(),
+            cube: Some(CubeRaceConfig::default()),
         }
     }
 }

@@ -262,7 +262,7 @@ fn analyse_reads_an_exported_match_and_rates_both_players() {
 }
 
 #[test]
-fn hint_race_says_what_it_raced_and_is_refused_without_dice_or_for_never_finishing() {
+fn hint_race_says_what_it_raced_and_is_refused_for_never_finishing() {
     // 3-1 at the start: 8/5 6/5 is far ahead of every other play, so nothing is raced
     // (the race's rollouts themselves are tested in tabula_ai::study::race).
     let out = tabula(
@@ -273,7 +273,6 @@ fn hint_race_says_what_it_raced_and_is_refused_without_dice_or_for_never_finishi
     let text = stdout(&out);
     assert!(text.lines().any(|l| l.starts_with("Race: ")), "{text}");
     for args in [
-        &["hint", "start", "--race"][..],
         &[
             "hint",
             "--game",
@@ -283,6 +282,7 @@ fn hint_race_says_what_it_raced_and_is_refused_without_dice_or_for_never_finishi
             "3-1",
             "--race",
         ][..],
+        &["eval", "--game", "never-finishing", "start", "--race"][..],
     ] {
         let out = tabula(args, "");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -290,4 +290,27 @@ fn hint_race_says_what_it_raced_and_is_refused_without_dice_or_for_never_finishi
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains("--race"), "{err}");
     }
+}
+
+#[test]
+fn hint_race_without_dice_rolls_out_a_close_cube_decision_and_not_a_clear_one() {
+    // The opening position is no double by far: nothing is rolled out.
+    let out = tabula(&["hint", "start", "--race", "--plies", "0"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("Race: not rolled out, the decision is not close"),
+        "{text}"
+    );
+    // A prime against a closed board, the player on roll with a checker back: the nets'
+    // 2-ply search calls it a double and a take, a close decision, so it is rolled out and
+    // the JSON says so (the correction itself is tested in tabula_ai::study::cube_race).
+    let close = "XGID=--aBBBDBB----------bcbbbcA:0:0:1:00:0:0:0:0:10";
+    let out = tabula(&["eval", close, "--race", "--json"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rollout = &json["cube"]["rollout"];
+    assert_eq!(rollout["trials"], 324, "{json}");
+    assert!(rollout["searched_verdict"].is_string(), "{json}");
+    assert!(json["cube"]["verdict"].is_string(), "{json}");
 }
