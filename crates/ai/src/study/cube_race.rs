@@ -235,4 +235,50 @@ mod tests {
         assert!(!one.analysis.take, "{:?}", one.analysis);
         assert_eq!(one.analysis.chances, one.rollout.chances);
     }
+
+    /// The time of a cube decision at the level above strong (the 2-ply search, then the
+    /// rollout when close) on 40 close decisions of 0-ply self-play:
+    /// `cargo test --release -p tabula-ai cube_race_decision_time -- --ignored --nocapture`
+    /// (docs/benchmarks.md). Never asserts a time.
+    #[test]
+    #[ignore = "a timing, run by hand"]
+    fn cube_race_decision_time() {
+        use crate::study::nply::{best_play_0ply, is_over};
+        use rand::{Rng, SeedableRng};
+        use std::time::Instant;
+        use tabula_core::Dice;
+        let nets = NeuralEvaluator::shipped();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut gen = MoveGen::new();
+        let state = money_centred();
+        let config = CubeRaceConfig::default();
+        let mut pos = Position::START;
+        let (mut times, mut seen) = (Vec::new(), 0);
+        while times.len() < 40 {
+            if is_over(&pos) {
+                pos = Position::START;
+            }
+            let t = Instant::now();
+            let searched = CubeAnalysis::search(nets, &mut gen, &pos, &state, 2);
+            seen += 1;
+            if refine(nets, MoveGen::new, &pos, &state, &searched, &config).is_some() {
+                times.push(t.elapsed().as_secs_f64());
+            }
+            let roll = Dice::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).unwrap();
+            if let Some((after, _)) = best_play_0ply(nets, &mut gen, &pos, roll) {
+                pos = after;
+            }
+            pos = pos.flip();
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "the cube at the level above strong, {} threads: mean {:.2} s, median {:.2} s, worst {:.2} s per close decision ({} of {} decisions close)",
+            rayon::current_num_threads(),
+            times.iter().sum::<f64>() / times.len() as f64,
+            times[times.len() / 2],
+            times[times.len() - 1],
+            times.len(),
+            seen
+        );
+    }
 }
