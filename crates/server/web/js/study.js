@@ -135,6 +135,8 @@ export async function studyPage(app, main, params) {
   async function readBack() {
     const seq = ++readSeq;
     const xgid = toXgid(model);
+    // what the position field held when the model changed: text typed since is kept
+    const typed = position.value;
     try {
       const v = await post('/api/study/position', { position: xgid });
       if (seq !== readSeq) return;
@@ -148,7 +150,7 @@ export async function studyPage(app, main, params) {
       editMsg.dataset.refused = 'true';
     }
     drawIds();
-    if (view) { position.value = view.ids.xgid; loadedText = position.value; }
+    if (view && position.value === typed) { position.value = view.ids.xgid; loadedText = position.value; }
   }
 
   function changed() {
@@ -173,8 +175,11 @@ export async function studyPage(app, main, params) {
     if (text === loadedText) return true;
     const typed = dice.value.trim();
     const before = model.dice;
+    // a read-back still in flight would overwrite the loaded position when it answers
+    const seq = ++readSeq;
     try {
       const v = await post('/api/study/position', { position: text });
+      if (seq !== readSeq) return false; // the board was edited meanwhile: that wins
       model = modelFromView(v);
       view = v;
       loadedText = text;
