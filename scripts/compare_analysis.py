@@ -2,9 +2,9 @@
 """Compares gnubg's analysis of a set of matches with Tabula's (docs/gnubg.md, "Twelve
 5-point matches on the neural bot").
 
-    scripts/compare_analysis.py [DIR]        (default /tmp/matches)
+    scripts/compare_analysis.py [DIR...]     (default /tmp/matches)
 
-DIR is what scripts/gnubg_matches.sh wrote (gnubg.log, matchN.sgf analysed by gnubg) plus,
+Several DIRs are read as one set of matches, in the order given. Each DIR is what scripts/gnubg_matches.sh wrote (gnubg.log, matchN.sgf analysed by gnubg) plus,
 for every match, matchN.json from `tabula analyse DIR/matchN.mat --json`. Prints:
 
 1. gnubg's `show statistics match` per match and in total: the winner, each player's chequer,
@@ -249,11 +249,19 @@ def fmt(x, w=7, p=1):
 
 
 def main():
-    folder = sys.argv[1] if len(sys.argv) > 1 else "/tmp/matches"
-    stats = parse_log(os.path.join(folder, "gnubg.log"))
-    sgfs = sorted(glob.glob(os.path.join(folder, "match*.sgf")),
-                  key=lambda p: int(re.findall(r"(\d+)\.sgf$", p)[0]))
-    n = min(len(stats), len(sgfs))
+    folders = sys.argv[1:] or ["/tmp/matches"]
+    # Several folders (the parts of scripts/gnubg_match_parts.sh) are read as one set of
+    # matches, in the order given: each folder's matches that gnubg finished and saved.
+    stats, sgfs, jsons = [], [], []
+    for folder in folders:
+        folder_stats = parse_log(os.path.join(folder, "gnubg.log"))
+        folder_sgfs = sorted(glob.glob(os.path.join(folder, "match*.sgf")),
+                             key=lambda p: int(re.findall(r"(\d+)\.sgf$", p)[0]))
+        k = min(len(folder_stats), len(folder_sgfs))
+        stats += folder_stats[:k]
+        sgfs += folder_sgfs[:k]
+        jsons += [os.path.join(folder, "match%d.json" % (i + 1)) for i in range(k)]
+    n = len(stats)
     names = ["gnubg 0-ply", "Tabula strong"]
 
     print("== gnubg's analysis (show statistics match), error rates in mEMG ==")
@@ -300,7 +308,7 @@ def main():
     # Tabula's analysis
     docs = []
     for i in range(n):
-        path = os.path.join(folder, "match%d.json" % (i + 1))
+        path = jsons[i]
         if not os.path.exists(path):
             print("missing %s: run `tabula analyse %s --json > %s`" % (
                 path, path[:-5] + ".mat", path))
