@@ -3,11 +3,13 @@
 
 # start_tabula OUT LEVEL PORT: serves `tabula external` on 127.0.0.1:PORT in the background
 # (log in OUT/tabula.log), stopped when the script exits; sets `gnubg` to gnubg's binary.
+# TABULA_BIN in the environment names another binary than target/release/tabula (a copy, so
+# that a long run is not changed by a rebuild meanwhile).
 start_tabula() {
     local out=$1 level=$2 port=$3 here
     here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
     gnubg=$(command -v gnubg || echo /usr/games/gnubg)
-    "$here/target/release/tabula" external --listen "127.0.0.1:$port" --level "$level" \
+    "${TABULA_BIN:-$here/target/release/tabula}" external --listen "127.0.0.1:$port" --level "$level" \
         --seed 1 >"$out/tabula.log" 2>&1 &
     tabula=$!
     trap 'kill $tabula 2>/dev/null || true' EXIT

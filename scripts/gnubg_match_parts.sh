@@ -9,6 +9,7 @@
 #   scripts/gnubg_match_parts.sh OUT_DIR PARTS PER_PART [LEVEL] [PORT]
 #   python3 scripts/compare_analysis.py OUT_DIR/part*
 #
+# TABULA_BIN names another binary than target/release/tabula (scripts/gnubg_lib.sh).
 # gnubg seeds its dice afresh in every process, so the parts are different matches.
 set -euo pipefail
 out=${1:?output folder}
@@ -30,7 +31,7 @@ done
 for mat in "$out"/part*/match*.mat; do
     json=${mat%.mat}.json
     if [ ! -s "$json" ]; then
-        "$here/target/release/tabula" analyse "$mat" --json >"$json.tmp"
+        "${TABULA_BIN:-$here/target/release/tabula}" analyse "$mat" --json >"$json.tmp"
         mv "$json.tmp" "$json"
     fi
 done

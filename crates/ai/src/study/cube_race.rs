@@ -51,6 +51,26 @@ impl Default for CubeRaceConfig {
     }
 }
 
+impl CubeRaceConfig {
+    /// The strong bot's check of its own close cube decisions: the same correction with
+    /// [`STRONG_TRIALS`] trials, so that a decision stays within about a second on this
+    /// machine's two cores (docs/bots.md: the error and the time of each trial count).
+    pub fn strong() -> CubeRaceConfig {
+        CubeRaceConfig {
+            rollout: RolloutConfig {
+                trials: STRONG_TRIALS,
+                ..RolloutConfig::default()
+            },
+            ..CubeRaceConfig::default()
+        }
+    }
+}
+
+/// The trials of [`CubeRaceConfig::strong`]: every first roll twice (judged by gnubg 2-ply on
+/// 1,000 close money decisions, 72 trials give 3.4 mEMG a decision, as do 108, 324 give
+/// 2.6, the 2-ply search alone 8.2).
+pub const STRONG_TRIALS: u32 = 72;
+
 /// A cube decision the rollout corrected.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CubeRaced {
@@ -236,13 +256,22 @@ mod tests {
         assert_eq!(one.analysis.chances, one.rollout.chances);
     }
 
-    /// The time of a cube decision at the level above strong (the 2-ply search, then the
-    /// rollout when close) on 40 close decisions of 0-ply self-play:
+    /// The time of a cube decision at the level above strong and at the strong bot's (the
+    /// 2-ply search, then the rollout when close) on 40 close decisions of 0-ply self-play:
     /// `cargo test --release -p tabula-ai cube_race_decision_time -- --ignored --nocapture`
     /// (docs/benchmarks.md). Never asserts a time.
     #[test]
     #[ignore = "a timing, run by hand"]
     fn cube_race_decision_time() {
+        for (name, config) in [
+            ("the level above strong", CubeRaceConfig::default()),
+            ("the strong bot", CubeRaceConfig::strong()),
+        ] {
+            cube_decision_times(name, &config);
+        }
+    }
+
+    fn cube_decision_times(name: &str, config: &CubeRaceConfig) {
         use crate::study::nply::{best_play_0ply, is_over};
         use rand::{Rng, SeedableRng};
         use std::time::Instant;
@@ -251,7 +280,6 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let mut gen = MoveGen::new();
         let state = money_centred();
-        let config = CubeRaceConfig::default();
         let mut pos = Position::START;
         let (mut times, mut seen) = (Vec::new(), 0);
         while times.len() < 40 {
@@ -261,7 +289,7 @@ mod tests {
             let t = Instant::now();
             let searched = CubeAnalysis::search(nets, &mut gen, &pos, &state, 2);
             seen += 1;
-            if refine(nets, MoveGen::new, &pos, &state, &searched, &config).is_some() {
+            if refine(nets, MoveGen::new, &pos, &state, &searched, config).is_some() {
                 times.push(t.elapsed().as_secs_f64());
             }
             let roll = Dice::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).unwrap();
@@ -272,7 +300,8 @@ mod tests {
         }
         times.sort_by(f64::total_cmp);
         println!(
-            "the cube at the level above strong, {} threads: mean {:.2} s, median {:.2} s, worst {:.2} s per close decision ({} of {} decisions close)",
+            "the cube of {name} ({} trials), {} threads: mean {:.2} s, median {:.2} s, worst {:.2} s per close decision ({} of {} decisions close)",
+            config.rollout.trials,
             rayon::current_num_threads(),
             times.iter().sum::<f64>() / times.len() as f64,
             times[times.len() / 2],
