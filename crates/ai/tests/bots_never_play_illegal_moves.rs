@@ -30,6 +30,8 @@ struct Player<G: Game> {
     name: String,
     bot: Box<dyn Bot<G> + Send>,
     every: usize,
+    /// Asked on one cube or resignation decision in this many (1: every one).
+    every_other: usize,
 }
 
 impl<G: Game> Player<G> {
@@ -38,7 +40,14 @@ impl<G: Game> Player<G> {
             name: name.into(),
             bot,
             every,
+            every_other: 1,
         }
+    }
+
+    /// Asked on one cube or resignation decision in `every_other` only.
+    fn other_decisions_every(mut self, every_other: usize) -> Player<G> {
+        self.every_other = every_other;
+        self
     }
 }
 
@@ -94,9 +103,14 @@ fn walk<G: Game>(
                     tally.decisions += 1;
                     *tally.kinds.entry(format!("{decision:?}")).or_default() += 1;
                     for p in &mut players {
-                        // Cube and resignation decisions are rarer: every bot answers all.
-                        let is_move = matches!(decision, Decision::Move);
-                        if is_move && tally.decisions % p.every != 0 {
+                        // Cube and resignation decisions are rarer: every bot but the
+                        // costliest answers all.
+                        let every = if matches!(decision, Decision::Move) {
+                            p.every
+                        } else {
+                            p.every_other
+                        };
+                        if tally.decisions % every != 0 {
                             continue;
                         }
                         let Some(action) = p.bot.choose(&game) else {
@@ -164,9 +178,11 @@ mod backgammon {
             .iter()
             .map(|&level| {
                 let bot = bots::backgammon(level, g).expect("every level exists");
-                // Strong (1-ply) costs most: every third move, every cube decision.
+                // Strong costs most: every third move, and every third cube or
+                // resignation decision (a close cube decision is rolled out, and the walk's
+                // random positions are often close).
                 let every = if level == Level::Strong { 3 } else { 1 };
-                Player::new(format!("backgammon {level}"), bot, every)
+                Player::new(format!("backgammon {level}"), bot, every).other_decisions_every(every)
             })
             .collect()
     }
