@@ -1175,6 +1175,10 @@ await scenario('26: a position set up on an empty board gets its XGID; its plays
   await shot(page, 'study-editor');
   // the pasted gnubg ID fills the board again
   await page.click('[data-testid=edit-start]');
+  // the starting position reads back first (its identifiers redrawn above the field), so that
+  // the field is filled and Load clicked on a settled page, as a person would
+  await page.waitForFunction(() => document.querySelector('[data-testid=study-xgid]')?.textContent.startsWith('XGID=-b----E-C---eE---c-e----B-:'), null, { timeout: STEP_LIMIT_MS })
+    .catch(async () => fail(`the starting position reads back as "${await page.textContent('[data-testid=study-ids]')}"`));
   await page.fill('[data-testid=study-position]', gnubg);
   await page.click('[data-testid=study-load]');
   clicks += 2;
