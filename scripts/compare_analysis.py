@@ -60,17 +60,25 @@ def parse_log(path):
         def ints(label):
             return [int(x) for x in re.findall(r"-?\d+", rows(label)[0])[:2]]
 
+        # gnubg's unit: MWC in a match, Points in a money session
+        unit = "Points" if "EMG (Points)" in block else "MWC"
+
         def emg(label):
-            # "Error total EMG (MWC)   -0.116 ( -2.556%)   -0.806 (-15.672%)": EMG of each side
+            # "Error total EMG (MWC)   -0.116 ( -2.556%)   -0.806 (-15.672%)" (a money
+            # session: "-0.107 ( -0.231)"): EMG of each side
             vals = []
-            for line in rows(label):
-                nums = re.findall(r"(-?\d+\.\d+)\s*\(\s*[-+]?\d+\.\d+%\)", line)
+            for line in rows(label.replace("MWC", unit)):
+                nums = re.findall(r"(-?\d+\.\d+)\s*\(\s*[-+]?\d+\.\d+%?\)", line)
                 vals.append([abs(float(x)) for x in nums[:2]])
             return vals
 
+        def pair(label):
+            # "Luck adjusted result   -0.103   +0.103": one figure a side, unbracketed
+            return [float(x) for x in re.findall(r"[-+]?\d+\.\d+", rows(label)[0])[:2]]
+
         cube_kinds = {}
         for label in CUBE_KINDS:
-            line = rows(label + " (EMG (MWC))")[0]
+            line = rows(label + " (EMG (%s))" % unit)[0]
             # "   1 (-0.013 ( -0.104%))   0": count and EMG per side
             cells = re.findall(r"(\d+)(?:\s*\((-?\d+\.\d+)\s*\([^)]*\)\))?", line)
             cube_kinds[label] = [(int(c), abs(float(e)) if e else 0.0) for c, e in cells[:2]]
@@ -90,6 +98,10 @@ def parse_log(path):
             "rate": rates[:3],
             "cube_kinds": cube_kinds,
         }
+        if unit == "Points":
+            # money: the session's totals in points
+            m["actual"] = pair("Actual result")
+            m["adjusted"] = pair("Luck adjusted result")
         matches.append(m)
     return matches
 

@@ -25,3 +25,21 @@ players() {
     echo "set player 0 cubedecision evaluation plies 0"
     echo "set display off"
 }
+
+# run_parts OUT PARTS DONE_FILE COMMAND...: for K in 1..PARTS, skips OUT/partK when it holds
+# DONE_FILE (the part finished), else empties it and runs COMMAND... OUT/partK (the parts of
+# scripts/gnubg_match_parts.sh and scripts/gnubg_session_parts.sh; a part cut off is played
+# again from its start).
+run_parts() {
+    local out=$1 parts=$2 done_file=$3 k dir
+    shift 3
+    mkdir -p "$out"
+    for k in $(seq "$parts"); do
+        dir="$out/part$k"
+        [ -s "$dir/$done_file" ] && continue
+        rm -rf "$dir"
+        echo "part $k of $parts ($(date -u +%H:%M))"
+        "$@" "$dir"
+    done
+    echo "all $parts parts done ($(date -u +%H:%M))"
+}

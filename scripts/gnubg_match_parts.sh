@@ -18,16 +18,9 @@ per=${3:?matches per part}
 level=${4:-strong}
 port=${5:-4399}
 here=$(cd "$(dirname "$0")/.." && pwd)
-mkdir -p "$out"
-for k in $(seq "$parts"); do
-    dir="$out/part$k"
-    if [ -f "$dir/match$per.sgf" ]; then
-        continue
-    fi
-    rm -rf "$dir"
-    echo "part $k of $parts: $per matches ($(date -u +%H:%M))"
-    "$here/scripts/gnubg_matches.sh" "$dir" "$per" "$level" "$port"
-done
+matches_part() { "$here/scripts/gnubg_matches.sh" "$1" "$per" "$level" "$port"; }
+source "$here/scripts/gnubg_lib.sh"
+run_parts "$out" "$parts" "match$per.sgf" matches_part
 for mat in "$out"/part*/match*.mat; do
     json=${mat%.mat}.json
     if [ ! -s "$json" ]; then
@@ -35,4 +28,3 @@ for mat in "$out"/part*/match*.mat; do
         mv "$json.tmp" "$json"
     fi
 done
-echo "all $parts parts done ($(date -u +%H:%M))"

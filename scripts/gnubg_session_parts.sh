@@ -17,14 +17,6 @@ games=${3:?games per part}
 level=${4:-strong}
 port=${5:-4331}
 here=$(cd "$(dirname "$0")/.." && pwd)
-mkdir -p "$out"
-for k in $(seq "$parts"); do
-    dir="$out/part$k"
-    if [ -s "$dir/analysed.sgf" ]; then
-        continue
-    fi
-    rm -rf "$dir"
-    echo "part $k of $parts: $games games ($(date -u +%H:%M))"
-    "$here/scripts/gnubg_session.sh" "$dir" "$games" "$level" "$port"
-done
-echo "all $parts parts done ($(date -u +%H:%M))"
+session_part() { "$here/scripts/gnubg_session.sh" "$1" "$games" "$level" "$port"; }
+source "$here/scripts/gnubg_lib.sh"
+run_parts "$out" "$parts" analysed.sgf session_part

@@ -23,7 +23,7 @@
 
 use clap::Parser;
 use rand::{Rng, SeedableRng};
-use tabula_ai::backgammon::cube::{CubeState, Stakes};
+use tabula_ai::backgammon::cube::CubeState;
 use tabula_ai::backgammon::cubeful::{live_equity, Owner};
 use tabula_ai::backgammon::match_cube::Holder;
 use tabula_ai::backgammon::{Evaluator, NeuralEvaluator};
@@ -104,14 +104,7 @@ fn fit(points: &[(f64, f64)]) -> (f64, f64) {
 fn main() {
     let args = Args::parse();
     let nets = NeuralEvaluator::shipped();
-    let state = CubeState {
-        cube: 1,
-        stakes: Stakes::Money {
-            beavers: false,
-            jacoby_applies: false,
-            centred: true,
-        },
-    };
+    let state = CubeState::money_centred();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let mut gen = MoveGen::new();
     let mut points: Vec<Vec<(f64, f64)>> = vec![Vec::new(); CLASSES.len()];

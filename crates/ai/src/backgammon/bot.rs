@@ -294,19 +294,11 @@ mod tests {
     /// strong bot's rollout of the close decision passes.
     #[test]
     fn strong_rolls_out_a_close_cube_decision_and_passes_a_prime_against_a_closed_board() {
-        use crate::backgammon::cube::Stakes;
         use tabula_tables::notation::xgid::Xgid;
         let pos = Xgid::parse("XGID=--aBBBDBB----------bcbbbcA:0:0:1:00:0:0:0:0:10")
             .unwrap()
             .position;
-        let state = CubeState {
-            cube: 1,
-            stakes: Stakes::Money {
-                beavers: false,
-                jacoby_applies: false,
-                centred: true,
-            },
-        };
+        let state = CubeState::money_centred();
         let nets = NeuralEvaluator::shipped();
         let searched = CubeAnalysis::search(nets, &mut MoveGen::new(), &pos, &state, CUBE_PLIES);
         assert!(searched.take, "the search alone takes: {searched:?}");

@@ -84,6 +84,19 @@ pub struct CubeState {
 }
 
 impl CubeState {
+    /// A money cube at 1 in the middle, without the Jacoby rule or beavers (the state the
+    /// judged cube decisions and the cube measurements use).
+    pub fn money_centred() -> CubeState {
+        CubeState {
+            cube: 1,
+            stakes: Stakes::Money {
+                beavers: false,
+                jacoby_applies: false,
+                centred: true,
+            },
+        }
+    }
+
     /// The state of `session`'s current game for `player`.
     pub fn of(session: &Backgammon, player: Color) -> CubeState {
         let game = session.game();

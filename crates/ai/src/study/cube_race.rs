@@ -150,20 +150,8 @@ pub fn corrected(searched: &CubeAnalysis, r: &RolloutResult, state: &CubeState) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backgammon::cube::Stakes;
     use tabula_tables::notation::xgid::Xgid;
     use tabula_tables::MoveGen;
-
-    fn money_centred() -> CubeState {
-        CubeState {
-            cube: 1,
-            stakes: Stakes::Money {
-                beavers: false,
-                jacoby_applies: false,
-                centred: true,
-            },
-        }
-    }
 
     /// White on the bar against a closed board, holding a full prime in front of Black's
     /// last checker: gnubg 2-ply gives White 94 % wins (too good to double); the nets' 2-ply
@@ -187,7 +175,7 @@ mod tests {
     #[test]
     fn a_clear_decision_is_not_rolled_out() {
         let nets = NeuralEvaluator::shipped();
-        let state = money_centred();
+        let state = CubeState::money_centred();
         let searched = CubeAnalysis::search(nets, &mut MoveGen::new(), &Position::START, &state, 0);
         assert!(!is_close(&searched, &state, 0.25));
         let raced = refine(
@@ -207,7 +195,7 @@ mod tests {
         // moving it by the rollout's change at the root leaves exactly the interpolation of
         // the rollout's chances.
         let nets = NeuralEvaluator::shipped();
-        let state = money_centred();
+        let state = CubeState::money_centred();
         let pos = prime_against_closed_board();
         let searched = CubeAnalysis::search(nets, &mut MoveGen::new(), &pos, &state, 0);
         let r = rollout(
@@ -235,7 +223,7 @@ mod tests {
     #[test]
     fn a_prime_against_a_closed_board_is_a_pass_once_rolled_out_on_any_number_of_threads() {
         let nets = NeuralEvaluator::shipped();
-        let state = money_centred();
+        let state = CubeState::money_centred();
         let pos = prime_against_closed_board();
         let searched = CubeAnalysis::search(nets, &mut MoveGen::new(), &pos, &state, 2);
         assert!(searched.take, "the search alone takes: {searched:?}");
@@ -279,7 +267,7 @@ mod tests {
         let nets = NeuralEvaluator::shipped();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let mut gen = MoveGen::new();
-        let state = money_centred();
+        let state = CubeState::money_centred();
         let mut pos = Position::START;
         let (mut times, mut seen) = (Vec::new(), 0);
         while times.len() < 40 {
