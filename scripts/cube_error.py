@@ -32,8 +32,9 @@ and *too good* (the judge: too good to double, pass).
 
 The players:
 
-- Tabula: ``target/release/tabula hint XGID --json`` without dice (its 2-ply cube decision,
-  the ``strong`` bot's: Janowski money cube on 2-ply chances); its double is a verdict that
+- Tabula: ``target/release/tabula hint XGID --json`` without dice (the ``strong`` bot's cube
+  decision: the 2-ply cubeful search, a close decision checked by a 72-trial rollout; until
+  29 November the search alone); its double is a verdict that
   starts ``Double``/``Redouble``, its take a verdict that ends ``take`` or ``beaver``.
 - gnubg 0-ply: the same gnubg ``eval`` at 0 plies, its actions read off its own equities as
   for the judge (double when ``min(DT, DP) > ND``, take when ``DT <= DP``): the reference.
@@ -305,7 +306,7 @@ def main():
         "so that other binaries are judged on the same positions without asking gnubg again",
     )
     args = ap.parse_args()
-    binaries = [t.split("=", 1) for t in (args.tabula or ["Tabula (tabula hint, 2-ply)=" + TABULA])]
+    binaries = [t.split("=", 1) for t in (args.tabula or ["Tabula (tabula hint)=" + TABULA])]
     rng = random.Random(args.seed)
 
     plies_list = [args.judge_plies] + ([0] if args.judge_plies != 0 else [])

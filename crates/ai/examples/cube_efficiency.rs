@@ -10,9 +10,8 @@
 //! equity on `p`; per class the efficiency is the least-squares `x` of
 //! `V - D = x·(L - D)`, with a jackknife standard error.
 //!
-//! Classes: *race* (no contact), split by the pip count of the player on roll; *crashed*
-//! (contact, and a side has 8 or more checkers borne off or on its own one- and two-points);
-//! *contact* (the rest).
+//! Classes: `tabula_ai::backgammon::efficiency::PositionClass` (race by the pip count of the
+//! player on roll, crashed, contact).
 //!
 //! ```text
 //! cargo run --release -p tabula-ai --example cube_efficiency -- --per-class 40 --trials 144
@@ -25,6 +24,7 @@ use clap::Parser;
 use rand::{Rng, SeedableRng};
 use tabula_ai::backgammon::cube::CubeState;
 use tabula_ai::backgammon::cubeful::{live_equity, Owner};
+use tabula_ai::backgammon::efficiency::PositionClass;
 use tabula_ai::backgammon::match_cube::Holder;
 use tabula_ai::backgammon::{Evaluator, NeuralEvaluator};
 use tabula_ai::study::cubeful_rollout::rollout_cubeful;
@@ -53,34 +53,6 @@ struct Args {
     max_win: f32,
 }
 
-const CLASSES: [&str; 5] = [
-    "contact",
-    "crashed",
-    "race, over 90 pips",
-    "race, 46 to 90 pips",
-    "race, 45 pips or fewer",
-];
-
-/// Whether the side on roll in `pos` has crashed: 8 or more checkers off or on its own one-
-/// and two-points.
-fn crashed_side(pos: &Position) -> bool {
-    pos.mover_off() + pos.mover_on(1) + pos.mover_on(2) >= 8
-}
-
-fn class_of(pos: &Position) -> usize {
-    if pos.is_race() {
-        match pos.mover_pips() {
-            p if p > 90 => 2,
-            p if p > 45 => 3,
-            _ => 4,
-        }
-    } else if crashed_side(pos) || crashed_side(&pos.flip()) {
-        1
-    } else {
-        0
-    }
-}
-
 /// The least-squares `x` of `ys = x·xs`, and its jackknife standard error.
 fn fit(points: &[(f64, f64)]) -> (f64, f64) {
     let slope = |skip: Option<usize>| {
@@ -107,7 +79,7 @@ fn main() {
     let state = CubeState::money_centred();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let mut gen = MoveGen::new();
-    let mut points: Vec<Vec<(f64, f64)>> = vec![Vec::new(); CLASSES.len()];
+    let mut points: Vec<Vec<(f64, f64)>> = vec![Vec::new(); PositionClass::ALL.len()];
     let mut pos = Position::START;
     let mut number = 0u64;
     // A class that self-play seldom reaches stops the search after this many turns.
@@ -117,7 +89,10 @@ fn main() {
         if is_over(&pos) {
             pos = Position::START;
         }
-        let class = class_of(&pos);
+        let class = PositionClass::ALL
+            .iter()
+            .position(|&c| c == PositionClass::of(&pos))
+            .expect("every class is listed");
         let win = nets.evaluate(&pos).win;
         // One position in four, so that a game gives positions of several stages.
         if points[class].len() < args.per_class
@@ -153,7 +128,13 @@ fn main() {
             points[class].push((live - dead, cubeful.value - dead));
             eprintln!(
                 "{:>3} {:<24} win {:.3} dead {:+.3} live {:+.3} cubeful {:+.3} ± {:.3}",
-                number, CLASSES[class], p.win, dead, live, cubeful.value, cubeful.std_err
+                number,
+                PositionClass::ALL[class].name(),
+                p.win,
+                dead,
+                live,
+                cubeful.value,
+                cubeful.std_err
             );
         }
         let roll = Dice::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("dice 1..=6");
@@ -165,7 +146,8 @@ fn main() {
     println!(
         "| class | positions | cube efficiency | standard error | mean live - dead |\n|---|---:|---:|---:|---:|"
     );
-    for (name, pts) in CLASSES.iter().zip(&points) {
+    for (class, pts) in PositionClass::ALL.iter().zip(&points) {
+        let name = class.name();
         if pts.len() < 2 {
             println!("| {name} | {} | | | |", pts.len());
             continue;

@@ -34,8 +34,9 @@ pub struct AnalyseArgs {
     #[arg(long, default_value_t = 2)]
     pub plies: u32,
     /// Race the close plays of every chequer decision by rollouts after the search, and
-    /// correct every close cube decision by a rollout (as `hint --race` and `eval --race`:
-    /// the level above strong, seconds a decision).
+    /// correct every close cube decision by a 324-trial rollout instead of the strong bot's
+    /// 72-trial check, the default (as `hint --race` and `eval --race`: the level above
+    /// strong, seconds a decision).
     #[arg(long)]
     pub race: bool,
     /// Worker threads (default: all cores).

@@ -129,7 +129,7 @@ pub(crate) fn cube_state(setup: &Setup) -> Result<(CubeState, Owner)> {
 /// The cube decision of the player on roll; `None` when the opponent holds the cube.
 pub(crate) fn cube_decision(setup: &Setup, p: &Probabilities) -> Result<Option<CubeAnalysis>> {
     let (state, owner) = cube_state(setup)?;
-    Ok((owner != Owner::Opponent).then(|| CubeAnalysis::new(p, &state)))
+    Ok((owner != Owner::Opponent).then(|| CubeAnalysis::at(&setup.board, p, &state)))
 }
 
 /// A number for ranking plays: cubeful money equity, or match-winning chance, for the mover
@@ -249,12 +249,16 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
         let a = CubeAnalysis::search(nets, &mut MoveGen::new(), &setup.board, &state, args.plies);
         (a.chances, Some(a))
     };
-    // --race: a close decision corrected by a rollout (tabula_ai::study::cube_race).
-    let race = CubeRaceConfig::default();
-    let raced = match (&analysis, args.race) {
-        (Some(a), true) => cube_race::refine(nets, MoveGen::new, &setup.board, &state, a, &race),
-        _ => None,
+    // A close decision corrected by a rollout (tabula_ai::study::cube_race): the strong
+    // bot's 72 trials by default, the level above strong's 324 with --race.
+    let (race, label) = if args.race {
+        (CubeRaceConfig::default(), "Race")
+    } else {
+        (CubeRaceConfig::strong(), "Checked")
     };
+    let raced = analysis
+        .as_ref()
+        .and_then(|a| cube_race::refine(nets, MoveGen::new, &setup.board, &state, a, &race));
     let (p, shown) = match &raced {
         Some(r) => (r.rollout.chances, Some(r.analysis)),
         None => (p, analysis),
@@ -302,25 +306,28 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
         Some(a) => write_cube(out, a)?,
         None => writeln!(out, "No cube decision: the opponent holds the cube.")?,
     }
-    if args.race && analysis.is_some() {
+    if (args.race || raced.is_some()) && analysis.is_some() {
         writeln!(
             out,
             "{}",
-            cube_race_line(raced.as_ref(), analysis.as_ref(), &race)
+            cube_race_line(raced.as_ref(), analysis.as_ref(), &race, label)
         )?;
     }
     Ok(())
 }
 
-/// What `--race` did to a cube decision, in a sentence.
+/// What the rollout of a close cube decision did, in a sentence starting with `label`
+/// (`Checked` for the default check, `Race` for `--race`).
 fn cube_race_line(
     raced: Option<&CubeRaced>,
     searched: Option<&CubeAnalysis>,
     race: &CubeRaceConfig,
+    label: &str,
 ) -> String {
     match (raced, searched) {
         (Some(r), Some(s)) => format!(
-            "Race: the decision was close, so the position was rolled out {} times (variance-reduced, to the end; cubeless equity {:+.3} \u{b1} {:.3}) and the searched values corrected by its chances; the search alone said: {}.",
+            "{}: the decision was close, so the position was rolled out {} times (variance-reduced, to the end; cubeless equity {:+.3} \u{b1} {:.3}) and the searched values corrected by its chances; the search alone said: {}.",
+            label,
             r.rollout.trials,
             r.rollout.equity,
             r.rollout.equity_std_err,

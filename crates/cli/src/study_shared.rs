@@ -29,8 +29,9 @@ pub struct EvalArgs {
     #[arg(long, default_value_t = 2)]
     pub plies: u32,
     /// The level above strong for the cube: a decision the search finds close (within 0.25)
-    /// is rolled out (324 trials, about a second) and the rollout's chances correct the
-    /// searched values. Backgammon only.
+    /// is rolled out 324 times (about a second) instead of the strong bot's 72 (a fifth of
+    /// that, the default), and the rollout's chances correct the searched values. Backgammon
+    /// only.
     #[arg(long)]
     pub race: bool,
     /// Print one JSON object instead of text.
@@ -60,7 +61,8 @@ pub struct HintArgs {
     /// The level above strong, a few seconds a decision. With dice: then roll out the plays
     /// within 0.08 of the best against each other on the same dice (up to 4 plays and 432
     /// trials each, a play dropped once it trails by 2 standard errors). Without dice: a close
-    /// cube decision corrected by a 324-trial rollout (as `eval --race`). Backgammon only.
+    /// cube decision corrected by a 324-trial rollout instead of the strong bot's 72-trial
+    /// check, the default (as `eval --race`). Backgammon only.
     #[arg(long)]
     pub race: bool,
     /// Print one JSON object instead of text.

@@ -172,20 +172,18 @@ impl BackgammonBot {
         if self.level != Level::Strong {
             return CubeAnalysis::new(&self.eval.evaluate(board), state);
         }
-        let searched =
-            CubeAnalysis::search(&self.eval, &mut self.reply_gen, board, state, CUBE_PLIES);
-        match self.eval {
-            BotEval::Neural(nets) => cube_race::refine(
-                nets,
-                MoveGen::new,
-                board,
-                state,
-                &searched,
-                &CubeRaceConfig::strong(),
-            )
-            .map_or(searched, |raced| raced.analysis),
-            BotEval::Heuristic(_) => searched,
-        }
+        let check = match self.eval {
+            BotEval::Neural(_) => Some(CubeRaceConfig::strong()),
+            BotEval::Heuristic(_) => None,
+        };
+        cube_race::decide(
+            &self.eval,
+            &mut self.reply_gen,
+            board,
+            state,
+            CUBE_PLIES,
+            check.as_ref(),
+        )
     }
 
     /// The play this bot chooses on `board` (seen from the mover) with `dice`: the position

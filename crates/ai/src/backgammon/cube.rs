@@ -160,11 +160,20 @@ impl Stakes {
 /// The match-winning chances of the player on roll with chances `p` after no double,
 /// double/take and double/drop (cubeful, [`super::match_cube`]); `None` in money play.
 pub fn match_decision(p: &Probabilities, state: &CubeState) -> Option<(f32, f32, f32)> {
+    match_decision_with(p, state, CUBE_EFFICIENCY)
+}
+
+/// [`match_decision`] at the cube efficiency `x`.
+pub fn match_decision_with(
+    p: &Probabilities,
+    state: &CubeState,
+    x: f32,
+) -> Option<(f32, f32, f32)> {
     let (score, holder, _) = state.stakes.score()?;
     let c = state.cube;
     Some((
-        cubeful_chances(p, c, holder, &score, CUBE_EFFICIENCY),
-        cubeful_chances(p, 2 * c, Holder::Opponent, &score, CUBE_EFFICIENCY),
+        cubeful_chances(p, c, holder, &score, x),
+        cubeful_chances(p, 2 * c, Holder::Opponent, &score, x),
         score.after(i64::from(c)),
     ))
 }

@@ -25,9 +25,9 @@
 //! Real positions move in jumps, so a cube is never fully live. The equity used is the mix
 //! `x · live + (1 - x) · dead`, where `dead` is the cubeless equity (with the Jacoby rule and
 //! a centred cube, gammons counted as single games) and `x` the **cube efficiency**: 0.68, the
-//! value usually quoted for contact positions (a cube in a long race is somewhat more
-//! efficient, one in a bear-off less; one value is used for every position, recorded in
-//! docs/bots.md). With `x = 0` the familiar dead-cube take point of 25 % comes back; with
+//! value usually quoted for contact positions, used for every position (rollouts measure the
+//! cube more live in races, [`super::efficiency`], but those values judged no better against
+//! gnubg: docs/bots.md). With `x = 0` the familiar dead-cube take point of 25 % comes back; with
 //! `x = 0.68` and no gammons it is about 21.4 %.
 //!
 //! Equities here are per unit of the current cube, from the side of the player whose chances

@@ -6,6 +6,7 @@ mod bot;
 mod chances;
 pub mod cube;
 pub mod cubeful;
+pub mod efficiency;
 mod eval;
 pub mod match_cube;
 pub mod met;

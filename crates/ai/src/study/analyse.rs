@@ -16,9 +16,10 @@
 //! settings' plies give no double, double/take and double/drop
 //! ([`super::cube::CubeAnalysis`]); doubling where the right action is not to (or the
 //! reverse) costs the difference between the two. At every double the answer is judged the
-//! same way (a take where a pass is right, or the reverse). With a race ([`Settings::race`])
-//! a close cube decision is corrected by a rollout ([`super::cube_race`]), as the plays are
-//! raced. A cube decision is counted in the
+//! same way (a take where a pass is right, or the reverse). A close cube decision is
+//! corrected by a rollout ([`super::cube_race`]): by default the strong bot's short one
+//! ([`Settings::cube_check`]), with a race ([`Settings::race`]) the race's longer one. A cube
+//! decision is counted in the
 //! rates when it was acted on (a double, a take, a pass) or close: the best of double/take
 //! and double/pass within [`CLOSE`] of no double.
 //!
@@ -31,7 +32,7 @@
 //! 35 Beginner, and Awful! beyond.
 
 use super::cube::{CubeAnalysis, Unit};
-use super::cube_race;
+use super::cube_race::{self, CubeRaceConfig};
 use super::nply::{self, Filter, RankedPlay};
 use super::race::{self, RaceConfig};
 use crate::backgammon::cube::{self as cube_rules, CubeState, Stakes};
@@ -55,6 +56,10 @@ pub struct Settings {
     pub filter: Filter,
     /// Race the close plays by rollouts after the search ([`super::race`]; `None`: no race).
     pub race: Option<RaceConfig>,
+    /// The check of close cube decisions by a rollout when no race is set: by default the
+    /// strong bot's ([`CubeRaceConfig::strong`]), so that the analysis judges a cube action
+    /// as the bot decides it; a race's own cube configuration replaces it.
+    pub cube_check: Option<CubeRaceConfig>,
 }
 
 impl Default for Settings {
@@ -63,6 +68,7 @@ impl Default for Settings {
             plies: 2,
             filter: Filter::default(),
             race: None,
+            cube_check: Some(CubeRaceConfig::strong()),
         }
     }
 }
@@ -285,8 +291,8 @@ fn emg(session: &Backgammon, decider: Color, mwc: f32) -> f32 {
 }
 
 /// The cube decision of the player on roll in `board` at `state`, searched at the settings'
-/// plies; with a race whose `cube` is set, a close one corrected by a rollout
-/// ([`super::cube_race`]).
+/// plies; a close one corrected by a rollout ([`super::cube_race`]): the race's cube
+/// configuration when a race is set, else the settings' `cube_check`.
 fn cube_analysis(
     eval: &(impl Evaluator + Sync),
     gen: &mut MoveGen,
@@ -294,12 +300,11 @@ fn cube_analysis(
     state: &CubeState,
     settings: &Settings,
 ) -> CubeAnalysis {
-    let searched = CubeAnalysis::search(eval, gen, board, state, settings.plies);
-    settings
-        .race
-        .and_then(|race| race.cube)
-        .and_then(|c| cube_race::refine(eval, MoveGen::new, board, state, &searched, &c))
-        .map_or(searched, |raced| raced.analysis)
+    let check = match settings.race {
+        Some(race) => race.cube,
+        None => settings.cube_check,
+    };
+    cube_race::decide(eval, gen, board, state, settings.plies, check.as_ref())
 }
 
 /// A difference of cube-decision values in EMG.

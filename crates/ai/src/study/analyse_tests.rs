@@ -33,9 +33,12 @@ fn play(white: Level, black: Level, seed: u64) -> Vec<Step> {
     panic!("the match did not end");
 }
 
+/// The 0-ply analysis, its cube decisions the search's alone (no rollout: these tests
+/// check the analysis's bookkeeping, and the heuristic evaluator's rollouts are slow).
 fn zero_ply() -> Settings {
     Settings {
         plies: 0,
+        cube_check: None,
         ..Settings::default()
     }
 }
@@ -178,14 +181,10 @@ fn a_raced_analysis_judges_the_played_play_against_the_race_winner() {
 }
 
 #[test]
-fn a_raced_analysis_corrects_its_close_cube_decisions_by_a_rollout() {
-    use crate::backgammon::cube::CubeState;
-    use crate::backgammon::Heuristic;
-    use crate::study::cube::CubeAnalysis;
-    use crate::study::cube_race::{self, CubeRaceConfig};
+fn close_cube_decisions_are_corrected_by_the_race_s_rollout_or_by_default_the_strong_bot_s() {
+    use crate::study::cube_race::CubeRaceConfig;
     use crate::study::race::RaceConfig;
     use crate::study::rollout::RolloutConfig;
-    use tabula_tables::MoveGen;
     let steps = play(Level::Medium, Level::Random, 5);
     let steps = &steps[..steps.len().min(40)];
     // Every cube decision counts as close, so every one is rolled out (36 trials); no play
@@ -202,12 +201,40 @@ fn a_raced_analysis_corrects_its_close_cube_decisions_by_a_rollout() {
         cube: Some(cube),
         ..RaceConfig::default()
     };
-    let settings = Settings {
+    // Through a race's cube configuration, and through the check of the settings (the
+    // default one is the strong bot's), the same corrections.
+    let by_race = Settings {
         plies: 0,
         race: Some(race),
         ..Settings::default()
     };
-    let raced = analyse(&Heuristic, steps, &settings, || {});
+    let by_check = Settings {
+        plies: 0,
+        cube_check: Some(cube),
+        ..Settings::default()
+    };
+    assert_eq!(
+        Settings::default().cube_check,
+        Some(CubeRaceConfig::strong())
+    );
+    for settings in [by_race, by_check] {
+        assert_corrected_by(steps, &settings, &cube);
+    }
+}
+
+/// Every cube decision of the analysis of `steps` with `settings` (0 plies, on the heuristic
+/// evaluator) is the search's corrected by `cube`'s rollout.
+fn assert_corrected_by(
+    steps: &[Step],
+    settings: &Settings,
+    cube: &crate::study::cube_race::CubeRaceConfig,
+) {
+    use crate::backgammon::cube::CubeState;
+    use crate::backgammon::Heuristic;
+    use crate::study::cube::CubeAnalysis;
+    use crate::study::cube_race;
+    use tabula_tables::MoveGen;
+    let raced = analyse(&Heuristic, steps, settings, || {});
     let mut seen = 0;
     for d in &raced.decisions {
         let Some(a) = d.cube_analysis else { continue };
@@ -219,7 +246,7 @@ fn a_raced_analysis_corrects_its_close_cube_decisions_by_a_rollout() {
         let state = CubeState::of(session, doubler);
         let board = session.game().board();
         let searched = CubeAnalysis::search(&Heuristic, &mut MoveGen::new(), &board, &state, 0);
-        let want = cube_race::refine(&Heuristic, MoveGen::new, &board, &state, &searched, &cube)
+        let want = cube_race::refine(&Heuristic, MoveGen::new, &board, &state, &searched, cube)
             .expect("every decision is close");
         assert_eq!(a, want.analysis);
         assert_eq!(a.chances, want.rollout.chances);

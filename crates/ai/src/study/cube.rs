@@ -8,6 +8,7 @@
 use super::cube_search::{cube_values, CubeValues};
 use crate::backgammon::cube::{self, CubeState, Stakes};
 use crate::backgammon::cubeful::{MoneyDecision, CUBE_EFFICIENCY};
+use crate::backgammon::efficiency::Efficiency;
 use crate::backgammon::{Evaluator, Probabilities};
 use crate::search::Plays;
 use tabula_tables::Position;
@@ -56,18 +57,30 @@ pub struct CubeAnalysis {
 
 impl CubeAnalysis {
     /// The decision of the player on roll with cubeless chances `p` in `state`, the cube
-    /// valued on those chances alone (Janowski's interpolation at the root).
+    /// valued on those chances alone (Janowski's interpolation at the root, the cube
+    /// efficiency [`CUBE_EFFICIENCY`]: where the position is known, [`CubeAnalysis::at`]).
     pub fn new(p: &Probabilities, state: &CubeState) -> CubeAnalysis {
+        CubeAnalysis::with_efficiency(p, state, CUBE_EFFICIENCY)
+    }
+
+    /// [`CubeAnalysis::new`] for the position `pos` with the chances `p`: the cube efficiency
+    /// the searched decisions use there ([`Efficiency::SHIPPED`]).
+    pub fn at(pos: &Position, p: &Probabilities, state: &CubeState) -> CubeAnalysis {
+        CubeAnalysis::with_efficiency(p, state, Efficiency::SHIPPED.at(pos))
+    }
+
+    /// [`CubeAnalysis::new`] at the cube efficiency `x`.
+    pub fn with_efficiency(p: &Probabilities, state: &CubeState, x: f32) -> CubeAnalysis {
         let (no_double, double_take, double_drop) = match state.stakes {
             Stakes::Money {
                 jacoby_applies,
                 centred,
                 ..
             } => {
-                let d = MoneyDecision::new(p, centred, jacoby_applies, CUBE_EFFICIENCY);
+                let d = MoneyDecision::new(p, centred, jacoby_applies, x);
                 (d.no_double, d.double_take, d.double_drop)
             }
-            Stakes::Match { .. } => cube::match_decision(p, state).expect("a match"),
+            Stakes::Match { .. } => cube::match_decision_with(p, state, x).expect("a match"),
         };
         CubeAnalysis::from_values(
             &CubeValues {

@@ -25,7 +25,7 @@ use super::rollout::{rollout, RolloutConfig, RolloutResult};
 use crate::backgammon::cube::{match_cube_swing, CubeState};
 use crate::backgammon::{Evaluator, NeuralEvaluator};
 use crate::search::Plays;
-use tabula_tables::Position;
+use tabula_tables::{MoveGen, Position};
 
 /// Which cube decisions are rolled out, and how.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -127,15 +127,43 @@ where
         || {},
     );
     Some(CubeRaced {
-        analysis: corrected(searched, &r, state),
+        analysis: corrected(pos, searched, &r, state),
         rollout: r,
     })
 }
 
-/// `searched` moved by the rollout `r`'s chances (module docs).
-pub fn corrected(searched: &CubeAnalysis, r: &RolloutResult, state: &CubeState) -> CubeAnalysis {
-    let by_search = CubeAnalysis::new(&searched.chances, state);
-    let by_rollout = CubeAnalysis::new(&r.chances, state);
+/// The cube decision of the player on roll in `pos` at `state` searched `plies` deep and,
+/// where `check` is given and the decision is close, corrected by its rollout: what the
+/// strong bot decides ([`CubeRaceConfig::strong`] at 2 plies), and what `tabula hint`, the
+/// analysis and the server's hint show by default, so that the three agree.
+pub fn decide<E, P>(
+    eval: &E,
+    plays: &mut P,
+    pos: &Position,
+    state: &CubeState,
+    plies: u32,
+    check: Option<&CubeRaceConfig>,
+) -> CubeAnalysis
+where
+    E: Evaluator + Sync,
+    P: Plays,
+{
+    let searched = CubeAnalysis::search(eval, plays, pos, state, plies);
+    check
+        .and_then(|c| refine(eval, MoveGen::new, pos, state, &searched, c))
+        .map_or(searched, |raced| raced.analysis)
+}
+
+/// `searched` (the decision in `pos`) moved by the rollout `r`'s chances (module docs), both
+/// interpolations at the cube efficiency the search uses at `pos`.
+pub fn corrected(
+    pos: &Position,
+    searched: &CubeAnalysis,
+    r: &RolloutResult,
+    state: &CubeState,
+) -> CubeAnalysis {
+    let by_search = CubeAnalysis::at(pos, &searched.chances, state);
+    let by_rollout = CubeAnalysis::at(pos, &r.chances, state);
     CubeAnalysis::from_values(
         &CubeValues {
             chances: r.chances,
@@ -151,7 +179,6 @@ pub fn corrected(searched: &CubeAnalysis, r: &RolloutResult, state: &CubeState) 
 mod tests {
     use super::*;
     use tabula_tables::notation::xgid::Xgid;
-    use tabula_tables::MoveGen;
 
     /// White on the bar against a closed board, holding a full prime in front of Black's
     /// last checker: gnubg 2-ply gives White 94 % wins (too good to double); the nets' 2-ply
@@ -206,8 +233,8 @@ mod tests {
             &with_trials(36).rollout,
             || {},
         );
-        let got = corrected(&searched, &r, &state);
-        let want = CubeAnalysis::new(&r.chances, &state);
+        let got = corrected(&pos, &searched, &r, &state);
+        let want = CubeAnalysis::at(&pos, &r.chances, &state);
         assert!(
             (got.no_double - want.no_double).abs() < 1e-5,
             "{got:?} {want:?}"

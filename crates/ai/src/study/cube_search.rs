@@ -34,7 +34,8 @@
 
 use super::nply::{add_weighted, best_play_0ply, is_over};
 use crate::backgammon::cube::{CubeState, Stakes};
-use crate::backgammon::cubeful::{money_equity_with, Owner, CUBE_EFFICIENCY};
+use crate::backgammon::cubeful::{money_equity_with, Owner};
+use crate::backgammon::efficiency::Efficiency;
 use crate::backgammon::match_cube::{cubeful_chances, Score};
 use crate::backgammon::{Evaluator, Probabilities};
 use crate::search::Plays;
@@ -221,7 +222,7 @@ fn expand(nodes: &[Node]) -> (Vec<Node>, Vec<(usize, Option<usize>)>) {
 struct Search<'a, E, P> {
     eval: &'a E,
     plays: &'a mut P,
-    x: f32,
+    efficiency: Efficiency,
 }
 
 impl<E: Evaluator, P: Plays> Search<'_, E, P> {
@@ -238,7 +239,8 @@ impl<E: Evaluator, P: Plays> Search<'_, E, P> {
         let (all, at) = expand(nodes);
         let (p, values) = if plies == 0 || is_over(pos) {
             let p = known.unwrap_or_else(|| self.eval.evaluate(pos));
-            let values = all.iter().map(|n| n.leaf(&p, self.x)).collect();
+            let x = self.efficiency.at(pos);
+            let values = all.iter().map(|n| n.leaf(&p, x)).collect();
             (p, values)
         } else {
             self.rolls(pos, &all, plies)
@@ -277,8 +279,8 @@ impl<E: Evaluator, P: Plays> Search<'_, E, P> {
 }
 
 /// The values of the cube decision of the player on roll in `pos` (who may double in
-/// `state`), searched `plies` deep with the cube in play (see the module docs), at the cube
-/// efficiency of [`CUBE_EFFICIENCY`].
+/// `state`), searched `plies` deep with the cube in play (see the module docs), each leaf at
+/// the cube efficiency [`Efficiency::SHIPPED`] gives it.
 pub fn cube_values(
     eval: &impl Evaluator,
     plays: &mut impl Plays,
@@ -286,23 +288,28 @@ pub fn cube_values(
     state: &CubeState,
     plies: u32,
 ) -> CubeValues {
-    cube_values_with(eval, plays, pos, state, plies, CUBE_EFFICIENCY)
+    cube_values_with(eval, plays, pos, state, plies, Efficiency::SHIPPED)
 }
 
-/// [`cube_values`] at the cube efficiency `x`.
+/// [`cube_values`] with the cube efficiency `efficiency` at the leaves.
 pub fn cube_values_with(
     eval: &impl Evaluator,
     plays: &mut impl Plays,
     pos: &Position,
     state: &CubeState,
     plies: u32,
-    x: f32,
+    efficiency: Efficiency,
 ) -> CubeValues {
     let root = Node::root(state);
     let nodes = [root, root.doubled()];
-    let mut search = Search { eval, plays, x };
+    let mut search = Search {
+        eval,
+        plays,
+        efficiency,
+    };
     let (chances, values) = if plies == 0 || is_over(pos) {
         let p = eval.evaluate(pos);
+        let x = efficiency.at(pos);
         (p, nodes.iter().map(|n| n.leaf(&p, x)).collect())
     } else {
         search.rolls(pos, &nodes, plies)
@@ -375,7 +382,7 @@ mod tests {
             a_match(4, 7, Holder::Player),
         ] {
             let v = cube_values(nets, &mut MoveGen::new(), &pos, &state, 0);
-            let a = CubeAnalysis::new(&p, &state);
+            let a = CubeAnalysis::at(&pos, &p, &state);
             assert_eq!(v.chances, p);
             for (got, want) in [
                 (v.no_double, a.no_double),

@@ -5,6 +5,7 @@
 
 use super::analyse::value;
 use super::cube::{CubeAnalysis, Unit};
+use super::cube_race::{self, CubeRaceConfig};
 use super::nply::{self, Filter};
 use crate::backgammon::cube::{self as cube_rules, CubeState};
 use crate::backgammon::{ChancesReport, Evaluator, Probabilities};
@@ -56,7 +57,8 @@ pub enum Hint {
     },
 }
 
-/// The hint for the decision `session` asks now, searched at `plies`; `None` when the
+/// The hint for the decision `session` asks now, searched at `plies` (a close cube decision
+/// then checked by the strong bot's rollout, [`CubeRaceConfig::strong`]); `None` when the
 /// decision is none of a play, a double and an answer to one (a resignation).
 pub fn hint(eval: &(impl Evaluator + Sync), session: &Backgammon, plies: u32) -> Option<Hint> {
     let Status::Decide { player, decision } = session.status() else {
@@ -112,7 +114,15 @@ pub fn hint(eval: &(impl Evaluator + Sync), session: &Backgammon, plies: u32) ->
             // The board and the cube state are the doubler's.
             let doubler = if answering { !player } else { player };
             let state = CubeState::of(session, doubler);
-            let analysis = CubeAnalysis::search(eval, &mut MoveGen::new(), &board, &state, plies);
+            // As the strong bot decides: a close decision checked by a short rollout.
+            let analysis = cube_race::decide(
+                eval,
+                &mut MoveGen::new(),
+                &board,
+                &state,
+                plies,
+                Some(&CubeRaceConfig::strong()),
+            );
             Some(Hint::Cube {
                 answering,
                 analysis,

@@ -314,3 +314,26 @@ fn hint_race_without_dice_rolls_out_a_close_cube_decision_and_not_a_clear_one() 
     assert!(rollout["searched_verdict"].is_string(), "{json}");
     assert!(json["cube"]["verdict"].is_string(), "{json}");
 }
+
+#[test]
+fn hint_without_dice_checks_a_close_cube_decision_as_the_strong_bot_does() {
+    // The same close decision without --race: the strong bot's 72-trial check, said in a
+    // sentence; a clear decision (the opening) says nothing of a rollout.
+    let close = "XGID=--aBBBDBB----------bcbbbcA:0:0:1:00:0:0:0:0:10";
+    let out = tabula(&["hint", close], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("Checked: the decision was close")
+                && l.contains("rolled out 72 times")),
+        "{text}"
+    );
+    let out = tabula(&["eval", close, "--json"], "");
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["cube"]["rollout"]["trials"], 72, "{json}");
+    let out = tabula(&["hint", "start"], "");
+    let text = stdout(&out);
+    assert!(text.contains("Proper cube action"), "{text}");
+    assert!(!text.contains("rolled out"), "{text}");
+}
