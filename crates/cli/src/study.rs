@@ -306,7 +306,8 @@ pub fn eval(out: &mut dyn Write, args: &EvalArgs) -> Result<()> {
         Some(a) => write_cube(out, a)?,
         None => writeln!(out, "No cube decision: the opponent holds the cube.")?,
     }
-    if (args.race || raced.is_some()) && analysis.is_some() {
+    // The check speaks only when it rolled out; --race also says when it did not.
+    if raced.is_some() || (args.race && analysis.is_some()) {
         writeln!(
             out,
             "{}",
@@ -334,7 +335,7 @@ fn cube_race_line(
             s.verdict()
         ),
         _ => format!(
-            "Race: not rolled out, the decision is not close (its options more than {:.2} apart).",
+            "{label}: not rolled out, the decision is not close (its options more than {:.2} apart).",
             race.close
         ),
     }

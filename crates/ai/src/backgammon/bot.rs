@@ -170,7 +170,7 @@ impl BackgammonBot {
     /// bot stays deterministic.
     fn cube_analysis(&mut self, board: &Position, state: &CubeState) -> CubeAnalysis {
         if self.level != Level::Strong {
-            return CubeAnalysis::new(&self.eval.evaluate(board), state);
+            return CubeAnalysis::at(board, &self.eval.evaluate(board), state);
         }
         let check = match self.eval {
             BotEval::Neural(_) => Some(CubeRaceConfig::strong()),
@@ -305,7 +305,7 @@ mod tests {
         assert_ne!(raced.chances, searched.chances, "the rollout's chances");
         // Below strong the bare chances decide, as before.
         let medium = BackgammonBot::new(Level::Medium, 1).cube_analysis(&pos, &state);
-        assert_eq!(medium, CubeAnalysis::new(&nets.evaluate(&pos), &state));
+        assert_eq!(medium, CubeAnalysis::at(&pos, &nets.evaluate(&pos), &state));
     }
 
     #[test]

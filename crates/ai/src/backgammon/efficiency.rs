@@ -33,7 +33,8 @@ pub enum PositionClass {
 }
 
 impl PositionClass {
-    /// Every class, in the order the measurements list them.
+    /// Every class, in the order the measurements list them (the declaration order, so that
+    /// `class as usize` is its index here).
     pub const ALL: [PositionClass; 5] = [
         PositionClass::Contact,
         PositionClass::Crashed,
@@ -126,6 +127,13 @@ mod tests {
             c
         };
         Position::from_counts(&counts(mover), &counts(opponent)).expect("a legal position")
+    }
+
+    #[test]
+    fn every_class_sits_at_its_own_index_of_all() {
+        for (i, class) in PositionClass::ALL.into_iter().enumerate() {
+            assert_eq!(class as usize, i, "{}", class.name());
+        }
     }
 
     #[test]

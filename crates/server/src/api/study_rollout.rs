@@ -648,7 +648,8 @@ fn cube_verdict(job: &Job, session: &Backgammon, state: &CubeState) -> Option<Cu
             target: Target::Position,
             cubeless,
             ..
-        }] => Some(CubeAnalysis::new(
+        }] => Some(CubeAnalysis::at(
+            &session.game().board(),
             &RolloutResult::of(cubeless).chances,
             state,
         )),
