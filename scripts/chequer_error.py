@@ -74,7 +74,7 @@ def main():
     ap.add_argument(
         "--players",
         default="strong/neural,medium/neural,strong/heuristic",
-        help="level/eval pairs, analysis:PLIES[:KEEP:WITHIN:AT_LEAST] or "
+        help="level/eval pairs, analysis:PLIES[:KEEP:WITHIN:AT_LEAST], blend:PLIES[...], deeper:PLIES:KEEP:WITHIN[:RANK_PLIES], level-above:TRIALS or "
         "rollout:TRIALS[:WITHIN:KEEP[:TRUNCATE]], comma-separated",
     )
     ap.add_argument(
@@ -89,12 +89,37 @@ def main():
     players = {}
     for spec in args.players.split(","):
         weights = ["--weights", args.weights] if args.weights else []
+        if spec.startswith("blend:"):
+            # blend:PLIES[:KEEP:WITHIN:AT_LEAST]: as analysis:, each searched play valued by
+            # the mean of PLIES and PLIES - 1 (nply::chances_blended).
+            parts = spec.split(":")[1:]
+            names = ["--plies", "--keep", "--within", "--at-least"]
+            flags = [x for pair in zip(names, parts) for x in pair]
+            players[spec] = Player(flags + ["--blend"] + weights)
+            continue
+        if spec.startswith("deeper:"):
+            # deeper:PLIES:KEEP:WITHIN[:RANK_PLIES]: the analysis at RANK_PLIES (2), then the
+            # plays within WITHIN of its best (at most KEEP) valued by the mean of PLIES and
+            # PLIES - 1 (nply::deepen).
+            parts = spec.split(":")[1:]
+            rank = parts[3] if len(parts) > 3 else "2"
+            flags = ["--plies", rank, "--deeper", parts[0], "--deeper-keep", parts[1]]
+            players[spec] = Player(flags + ["--deeper-within", parts[2]] + weights)
+            continue
         if spec.startswith("analysis:"):
             # analysis:PLIES[:KEEP:WITHIN:AT_LEAST]: the analysis' best play at that depth
             # with that move filter (decide.rs's defaults otherwise).
             parts = spec.split(":")[1:]
             names = ["--plies", "--keep", "--within", "--at-least"]
             flags = [x for pair in zip(names, parts) for x in pair]
+            players[spec] = Player(flags + weights)
+            continue
+        if spec.startswith("level-above:"):
+            # level-above:TRIALS: the level above strong as shipped: strong's ranking (2-ply,
+            # the close plays by the mean of 3 and 2 plies), then the race of RaceConfig's
+            # defaults with at most TRIALS a play.
+            trials = spec.split(":")[1]
+            flags = ["--plies", "2", "--deeper", "3", "--rollout", trials]
             players[spec] = Player(flags + weights)
             continue
         if spec.startswith("rollout:"):

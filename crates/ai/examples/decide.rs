@@ -19,7 +19,7 @@
 
 use clap::Parser;
 use std::io::{BufRead, Write};
-use tabula_ai::backgammon::{BackgammonBot, EvalKind, NeuralEvaluator};
+use tabula_ai::backgammon::{BackgammonBot, EvalKind, NeuralEvaluator, Probabilities};
 use tabula_ai::study::nply::{self, Filter};
 use tabula_ai::study::race::{self, RaceConfig};
 use tabula_ai::study::rollout::RolloutConfig;
@@ -54,6 +54,20 @@ struct Args {
     /// ...and the best this many always.
     #[arg(long, default_value_t = Filter::default().at_least)]
     at_least: usize,
+    /// With `--plies`: value the searched plays by the mean of that depth and one less
+    /// (`nply::chances_blended`).
+    #[arg(long)]
+    blend: bool,
+    /// With `--plies`: then value the plays within `--deeper-within` of the best (at most
+    /// `--deeper-keep`) by the mean of this depth and one less (`nply::deepen`).
+    #[arg(long)]
+    deeper: Option<u32>,
+    /// The deeper stage's window behind the best play...
+    #[arg(long, default_value_t = 0.04)]
+    deeper_within: f32,
+    /// ...and its most plays.
+    #[arg(long, default_value_t = 3)]
+    deeper_keep: usize,
     /// Roll out the plays within `--rollout-within` of the best after the search, this many
     /// trials each, and play the best rollout.
     #[arg(long)]
@@ -117,10 +131,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     within: args.within,
                     at_least: args.at_least,
                 };
-                let mut ranked =
-                    nply::rank_plays(nets, MoveGen::new, &candidates, plies, filter, |p| {
+                type Deep = fn(&NeuralEvaluator, &mut MoveGen, &Position, u32) -> Probabilities;
+                let deep: Deep = if args.blend {
+                    nply::chances_blended
+                } else {
+                    nply::chances
+                };
+                let mut ranked = nply::rank_plays_by(
+                    nets,
+                    MoveGen::new,
+                    &candidates,
+                    plies,
+                    filter,
+                    |p| p.equity(),
+                    deep,
+                );
+                if let Some(deeper) = args.deeper {
+                    let filter = Filter {
+                        keep: args.deeper_keep,
+                        within: args.deeper_within,
+                        at_least: 1,
+                    };
+                    nply::deepen(nets, MoveGen::new, &mut ranked, deeper, filter, |p| {
                         p.equity()
                     });
+                }
                 match args.rollout {
                     Some(trials) => {
                         let config = RaceConfig {

@@ -3,14 +3,17 @@
 //! the tables family; the game supplies its play generator.
 //!
 //! The strong level prunes the plays with the move filter [`STRONG_FILTER`] at 0-ply (the
-//! same filter as the analysis, `study::filter::Filter`) and scores each kept play at 2 plies: the opponent's 21 rolls, each answered by their
-//! best 0-ply reply, then our 21 rolls, each answered by our best 0-ply play, and the
-//! evaluator on the result. Choosing the replies at 0-ply rather than by a deeper search
-//! keeps it near 21 x 21 move generations per candidate, well under a second a decision.
+//! same filter as the analysis, `study::filter::Filter`) and scores each kept play at 2
+//! plies: the opponent's 21 rolls, each answered by their best 0-ply reply, then our 21
+//! rolls, each answered by our best 0-ply play, and the evaluator on the result. Choosing
+//! the replies at 0-ply rather than by a deeper search keeps it near 21 x 21 move
+//! generations per candidate. The few plays that stay close at 2 plies ([`STRONG_DEEPER`])
+//! are then valued by the mean of 3 and 2 plies, which one 3-ply search gives; all within a
+//! second a decision (docs/bots.md).
 
 use crate::backgammon::{Evaluator, Probabilities};
 use crate::study::filter::Filter;
-use crate::study::nply::best_play_0ply;
+use crate::study::nply::{best_play_0ply, chances_pair};
 use crate::Level;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -26,6 +29,14 @@ pub const STRONG_FILTER: Filter = Filter {
 };
 /// How many plies deep the strong level looks after its own play.
 pub const STRONG_PLIES: u32 = 2;
+/// Which of the plays ranked at [`STRONG_PLIES`] the strong level then values once more, by
+/// the mean of one ply deeper and [`STRONG_PLIES`] (`study::nply::chances_pair`): the close
+/// ones, where the odd and the even depth's opposite errors decide (docs/bots.md).
+pub const STRONG_DEEPER: Filter = Filter {
+    keep: 3,
+    within: 0.04,
+    at_least: 1,
+};
 /// Spread of the noise the easy level adds to each play's equity.
 const EASY_NOISE: f32 = 0.35;
 
@@ -92,12 +103,16 @@ pub fn choose_play(
         candidates,
         STRONG_PLIES,
         STRONG_FILTER,
+        Some(STRONG_DEEPER),
     )
 }
 
 /// [`choose_play`] with the strong level looking `strong_plies` rolls ahead instead of
-/// [`STRONG_PLIES`] and filtering by `strong_filter` (Never-Finishing's strong level looks
-/// one roll ahead at its best 4 plays: its general move generator makes more too slow).
+/// [`STRONG_PLIES`], filtering by `strong_filter`, and valuing the plays `deeper` keeps of
+/// that ranking by the mean of one ply more and `strong_plies` (none: no such stage).
+/// Never-Finishing's strong level looks one roll ahead at its best 4 plays, with no deeper
+/// stage: its general move generator makes more too slow.
+#[allow(clippy::too_many_arguments)]
 pub fn choose_play_at(
     level: Level,
     rng: &mut ChaCha8Rng,
@@ -106,6 +121,7 @@ pub fn choose_play_at(
     candidates: &[Position],
     strong_plies: u32,
     strong_filter: Filter,
+    deeper: Option<Filter>,
 ) -> Position {
     if level == Level::Random {
         return candidates[rng.gen_range(0..candidates.len())];
@@ -131,6 +147,14 @@ pub fn choose_play_at(
             s.0 = -on_roll(eval, replies, &s.1.flip(), strong_plies);
         }
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let close = deeper.map_or(0, |f| f.count(scored.iter().map(|s| s.0)));
+        if close >= 2 {
+            for s in &mut scored[..close] {
+                let (deep, shallow) = chances_pair(eval, replies, &s.1.flip(), strong_plies + 1);
+                s.0 = -(deep.equity() + shallow.equity()) / 2.0;
+            }
+            scored[..close].sort_by(|a, b| b.0.total_cmp(&a.0));
+        }
     }
     scored[0].1
 }
@@ -169,6 +193,7 @@ pub fn chances_one_roll_ahead(
 mod tests {
     use super::*;
     use crate::backgammon::Heuristic;
+    use crate::study::nply;
     use rand::SeedableRng;
     use std::time::Instant;
 
@@ -226,6 +251,50 @@ mod tests {
         }
     }
 
+    #[test]
+    fn strong_chooses_among_the_close_plays_by_the_mean_of_three_and_two_plies() {
+        let mut gen = MoveGen::new();
+        let mut replies = MoveGen::new();
+        let mut changed = 0;
+        for (pos, dice) in positions(60, 3) {
+            let plays = gen.positions(&pos, dice).to_vec();
+            let mut rng = ChaCha8Rng::seed_from_u64(0);
+            let mut at = |deeper| {
+                let filter = STRONG_FILTER;
+                choose_play_at(
+                    Level::Strong,
+                    &mut rng,
+                    &Heuristic,
+                    &mut replies,
+                    &plays,
+                    STRONG_PLIES,
+                    filter,
+                    deeper,
+                )
+            };
+            let (two_ply, chosen) = (at(None), at(Some(STRONG_DEEPER)));
+            if two_ply == chosen {
+                continue;
+            }
+            changed += 1;
+            // The choice is within STRONG_DEEPER of the 2-ply best and better than it by
+            // the mean of 3 and 2 plies.
+            let mut two_plies = |p: &Position| -on_roll(&Heuristic, &mut replies, &p.flip(), 2);
+            assert!(two_plies(&two_ply) - two_plies(&chosen) <= STRONG_DEEPER.within + 1e-6);
+            let mut blended = |p: &Position| {
+                -nply::chances_blended(&Heuristic, &mut replies, &p.flip(), 3).equity()
+            };
+            assert!(blended(&chosen) > blended(&two_ply), "{pos:?} {dice:?}");
+            if changed == 1 {
+                break;
+            }
+        }
+        assert!(
+            changed > 0,
+            "no position of the sample where the deeper stage decides"
+        );
+    }
+
     /// Time per strong decision over positions of random play, on the neural nets (the
     /// bots' evaluator) and on the hand-made evaluator: `cargo test --release -p tabula-ai
     /// strong_decision_time -- --ignored --nocapture`.
@@ -246,7 +315,7 @@ mod tests {
             }
             let mean = start.elapsed().as_secs_f64() / sample.len() as f64;
             println!(
-                "strong ({STRONG_PLIES}-ply, filter {STRONG_FILTER:?}, {name}): mean {:.1} ms, worst {:.1} ms per decision over {} positions",
+                "strong ({STRONG_PLIES}-ply, filter {STRONG_FILTER:?}, then {STRONG_DEEPER:?} by the mean of 3 and 2 plies, {name}): mean {:.1} ms, worst {:.1} ms per decision over {} positions",
                 mean * 1e3,
                 worst * 1e3,
                 sample.len()

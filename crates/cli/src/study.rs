@@ -369,12 +369,13 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
     let (state, owner) = cube_state(&setup)?;
     let legal = setup.board.legal_plays(dice);
     let candidates: Vec<Position> = legal.iter().map(|(_, after)| *after).collect();
-    let mut ranked = nply::rank_plays(
+    let mut ranked = nply::rank_plays_as_strong(
         nets,
         MoveGen::new,
         &candidates,
         args.plies,
         Filter::default(),
+        true,
         |p| play_score(&state, owner, p),
     );
     let race = RaceConfig::default();
@@ -422,6 +423,14 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         filter.keep,
         filter.within
     )?;
+    if ranked.iter().any(|r| r.blended) {
+        let deeper = tabula_ai::search::STRONG_DEEPER;
+        writeln!(
+            out,
+            "The plays within {:.2} of the best at 2-ply (at most {}) valued again, as the strong bot values them, by the mean of 2 and 3 plies (ply 2+3)",
+            deeper.within, deeper.keep
+        )?;
+    }
     if args.race {
         writeln!(out, "{}", race_line(raced, &race))?;
     }
@@ -468,6 +477,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
             100.0 * c.lose_backgammon,
             match r.trials {
                 Some(t) => format!("{t} trials"),
+                None if r.blended => format!("{}+{}", r.plies - 1, r.plies),
                 None => r.plies.to_string(),
             }
         )?;

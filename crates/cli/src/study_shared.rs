@@ -161,6 +161,9 @@ pub(crate) struct HintPlay {
     /// Its difference to the best play's (0 or negative).
     pub diff: f32,
     pub plies: u32,
+    /// Whether the chances are the mean of `plies` and `plies - 1`: a close play of the
+    /// 2-ply hint valued again as the strong bot values it.
+    pub blended: bool,
     /// The rollout trials of a raced play (`--race`; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trials: Option<u32>,
@@ -189,6 +192,7 @@ pub(crate) fn hint_plays(
                 equity: e,
                 diff: e - best.unwrap_or(e),
                 plies: r.plies,
+                blended: r.blended,
                 trials: (r.trials > 0).then_some(r.trials),
                 chances: (&r.chances).into(),
             }

@@ -8,8 +8,10 @@
 //! winning them +1 (gnubg's "normalised money game equivalent"). An error in points is the
 //! EMG error times the cube.
 //!
-//! **Chequer play.** The plays are ranked at the settings' plies with the move filter; the
-//! play made is judged at the same depth if the filter left it out. Its error is the best
+//! **Chequer play.** The plays are ranked at the settings' plies with the move filter and,
+//! at 2 plies, the close ones valued again by the mean of 3 and 2 plies as the strong bot
+//! values them ([`Settings::deeper`], [`nply::rank_plays_as_strong`]); the play made is
+//! judged on the best play's footing if the ranking left it behind. Its error is the best
 //! value less its value. A roll with one distinct result is forced and not counted.
 //!
 //! **Cube.** At every turn where the player on roll could double, the chances at the
@@ -54,6 +56,9 @@ pub struct Settings {
     pub plies: u32,
     /// The move filter for chequer play.
     pub filter: Filter,
+    /// At 2 plies, value the close plays again by the mean of 3 and 2 plies, as the strong
+    /// bot does (`crate::search::STRONG_DEEPER`; default on).
+    pub deeper: bool,
     /// Race the close plays by rollouts after the search ([`super::race`]; `None`: no race).
     pub race: Option<RaceConfig>,
     /// The check of close cube decisions by a rollout when no race is set: by default the
@@ -67,6 +72,7 @@ impl Default for Settings {
         Settings {
             plies: 2,
             filter: Filter::default(),
+            deeper: true,
             race: None,
             cube_check: Some(CubeRaceConfig::strong()),
         }
@@ -349,12 +355,13 @@ fn analyse_move(
         };
         return (kind, 0.0, false, luck, v, [None; ALTERNATIVES]);
     }
-    let mut ranked = nply::rank_plays(
+    let mut ranked = nply::rank_plays_as_strong(
         eval,
         MoveGen::new,
         &candidates,
         settings.plies,
         settings.filter,
+        settings.deeper,
         score,
     );
     let searched = ranked.clone();
@@ -372,8 +379,16 @@ fn analyse_move(
                 .iter()
                 .find(|r| r.after == best.after)
                 .expect("the race reorders the ranking's own plays");
+            // The played play on the best play's footing: its depth, blended or not.
+            let footing = |r: &&RankedPlay| {
+                r.plies == best_searched.plies && r.blended == best_searched.blended
+            };
             let played_value = match searched.iter().find(|r| r.after == played) {
-                Some(r) if r.plies == settings.plies => score(&r.chances),
+                Some(r) if footing(&r) => score(&r.chances),
+                _ if best_searched.blended => score(
+                    &nply::chances_blended(eval, &mut gen, &played.flip(), best_searched.plies)
+                        .flip(),
+                ),
                 _ => score(&nply::chances(eval, &mut gen, &played.flip(), settings.plies).flip()),
             };
             (score(&best_searched.chances), played_value)

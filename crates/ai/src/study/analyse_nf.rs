@@ -134,6 +134,7 @@ fn decision(eval: &(impl Evaluator + Sync), i: usize, s: &NfStep, plies: u32) ->
                 diff: r.chances.equity() - best_value,
                 chances: (&r.chances).into(),
                 plies: r.plies,
+                blended: r.blended,
                 after: r.after,
             },
             played: r.after == s.played,

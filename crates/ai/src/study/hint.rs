@@ -31,6 +31,9 @@ pub struct HintPlay {
     pub chances: ChancesReport,
     /// The depth of those chances (0 for plays the move filter did not search deeper).
     pub plies: u32,
+    /// Whether they are the mean of `plies` and `plies - 1` (a close play of the 2-ply hint
+    /// valued again as the strong bot values it, [`nply::deepen`]).
+    pub blended: bool,
     /// The position after it, seen from the mover.
     #[serde(skip)]
     pub after: Position,
@@ -78,12 +81,13 @@ pub fn hint(eval: &(impl Evaluator + Sync), session: &Backgammon, plies: u32) ->
                     cube_rules::match_decision(p, &state).map_or(0.0, |(nd, _, _)| nd)
                 }
             };
-            let ranked = nply::rank_plays(
+            let ranked = nply::rank_plays_as_strong(
                 eval,
                 MoveGen::new,
                 &candidates,
                 plies,
                 Filter::default(),
+                true,
                 score,
             );
             let best = ranked.first().map(|r| score(&r.chances));
@@ -103,6 +107,7 @@ pub fn hint(eval: &(impl Evaluator + Sync), session: &Backgammon, plies: u32) ->
                         diff: equity - best.unwrap_or(equity),
                         chances: (&r.chances).into(),
                         plies: r.plies,
+                        blended: r.blended,
                         after: r.after,
                     }
                 })

@@ -111,6 +111,52 @@ pub fn chances(
     sum
 }
 
+/// The cubeless chances of the player on roll in `pos` at `plies` (at least 1) and at
+/// `plies - 1` together, for the price of the deeper alone: the shallower search is the
+/// deeper one with its last roll left out, so it falls out of the same tree.
+pub fn chances_pair(
+    eval: &impl Evaluator,
+    plays: &mut impl Plays,
+    pos: &Position,
+    plies: u32,
+) -> (Probabilities, Probabilities) {
+    if plies == 0 || is_over(pos) {
+        let p = eval.evaluate(pos);
+        return (p, p);
+    }
+    if plies == 1 {
+        return (chances(eval, plays, pos, 1), eval.evaluate(pos));
+    }
+    let mut deep = Probabilities::default();
+    let mut shallow = Probabilities::default();
+    for dice in Dice::all() {
+        let w = dice.weight() as f32 / 36.0;
+        let next = best_play_0ply(eval, plays, pos, dice).map_or(*pos, |(play, _)| play);
+        let (d, s) = chances_pair(eval, plays, &next.flip(), plies - 1);
+        add_weighted(&mut deep, &d.flip(), w);
+        add_weighted(&mut shallow, &s.flip(), w);
+    }
+    (deep, shallow)
+}
+
+/// The mean of the chances at `plies` and at `plies - 1` ([`chances_pair`]): an odd and an
+/// even depth together. A search that ends on the opponent's reply (odd plies) and one
+/// that ends on the mover's own play (even) err in opposite directions on the same
+/// position, the one side's last choice always made by the net alone; their mean cancels
+/// part of that.
+pub fn chances_blended(
+    eval: &impl Evaluator,
+    plays: &mut impl Plays,
+    pos: &Position,
+    plies: u32,
+) -> Probabilities {
+    let (deep, shallow) = chances_pair(eval, plays, pos, plies);
+    let mut mean = Probabilities::default();
+    add_weighted(&mut mean, &deep, 0.5);
+    add_weighted(&mut mean, &shallow, 0.5);
+    mean
+}
+
 /// A play ranked by [`rank_plays`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RankedPlay {
@@ -123,6 +169,9 @@ pub struct RankedPlay {
     /// When the play was raced ([`super::race`]): the rollout trials its chances now come
     /// from (0 otherwise).
     pub trials: u32,
+    /// Whether the chances are the mean of `plies` and `plies - 1` ([`deepen`]: a close
+    /// play after the strong bot's 2-ply search, valued as the bot values it).
+    pub blended: bool,
 }
 
 /// `candidates` (the legal results of a roll, seen from the mover) ranked best first for the
@@ -141,6 +190,26 @@ where
     E: Evaluator + Sync,
     P: Plays,
 {
+    rank_plays_by(eval, plays_for, candidates, plies, filter, score, chances)
+}
+
+/// [`rank_plays`] with the plays the filter keeps valued by `deep` (the evaluator, a play
+/// generator, the position after the play with the opponent on roll, and the plies), for
+/// instance [`chances_blended`] instead of [`chances`].
+pub fn rank_plays_by<E, P, D>(
+    eval: &E,
+    plays_for: impl Fn() -> P + Sync,
+    candidates: &[Position],
+    plies: u32,
+    filter: Filter,
+    score: impl Fn(&Probabilities) -> f32 + Sync,
+    deep_chances: D,
+) -> Vec<RankedPlay>
+where
+    E: Evaluator + Sync,
+    P: Plays,
+    D: Fn(&E, &mut P, &Position, u32) -> Probabilities + Sync,
+{
     use rayon::prelude::*;
     let mut ranked: Vec<RankedPlay> = candidates
         .iter()
@@ -149,6 +218,7 @@ where
             chances: eval.evaluate(&after.flip()).flip(),
             plies: 0,
             trials: 0,
+            blended: false,
         })
         .collect();
     let by_score = |a: &RankedPlay, b: &RankedPlay| score(&b.chances).total_cmp(&score(&a.chances));
@@ -159,13 +229,76 @@ where
     let deep = filter.count(ranked.iter().map(|r| r.chances.equity()));
     ranked[..deep].par_iter_mut().for_each(|r| {
         let mut plays = plays_for();
-        r.chances = chances(eval, &mut plays, &r.after.flip(), plies).flip();
+        r.chances = deep_chances(eval, &mut plays, &r.after.flip(), plies).flip();
         r.plies = plies;
     });
     // The searched plays first, among themselves by their deeper value; the others after
     // them in their 0-ply order.
     ranked[..deep].sort_by(by_score);
     ranked
+}
+
+/// The plays ranked as the strong bot ranks them: [`rank_plays`], and at its 2 plies
+/// (`crate::search::STRONG_PLIES`) the close plays valued again by the mean of 3 and 2
+/// plies ([`deepen`] with `crate::search::STRONG_DEEPER`). At other depths, or with
+/// `deeper` false, [`rank_plays`] alone.
+pub fn rank_plays_as_strong<E, P>(
+    eval: &E,
+    plays_for: impl Fn() -> P + Sync,
+    candidates: &[Position],
+    plies: u32,
+    filter: Filter,
+    deeper: bool,
+    score: impl Fn(&Probabilities) -> f32 + Sync,
+) -> Vec<RankedPlay>
+where
+    E: Evaluator + Sync,
+    P: Plays,
+{
+    use crate::search::{STRONG_DEEPER, STRONG_PLIES};
+    let mut ranked = rank_plays(eval, &plays_for, candidates, plies, filter, &score);
+    if deeper && plies == STRONG_PLIES {
+        deepen(
+            eval,
+            plays_for,
+            &mut ranked,
+            plies + 1,
+            STRONG_DEEPER,
+            score,
+        );
+    }
+    ranked
+}
+
+/// Values the plays of `ranked` (best first, as [`rank_plays`] leaves them) that `filter`
+/// keeps by their searched `score` again, by [`chances_blended`] at `plies`, and sorts them
+/// among themselves: the cascade's last stage, for the few plays still close after the
+/// search. Nothing changes when fewer than two are kept. Returns how many were valued.
+pub fn deepen<E, P>(
+    eval: &E,
+    plays_for: impl Fn() -> P + Sync,
+    ranked: &mut [RankedPlay],
+    plies: u32,
+    filter: Filter,
+    score: impl Fn(&Probabilities) -> f32 + Sync,
+) -> usize
+where
+    E: Evaluator + Sync,
+    P: Plays,
+{
+    use rayon::prelude::*;
+    let close = filter.count(ranked.iter().map(|r| score(&r.chances)));
+    if close < 2 {
+        return 0;
+    }
+    ranked[..close].par_iter_mut().for_each(|r| {
+        let mut plays = plays_for();
+        r.chances = chances_blended(eval, &mut plays, &r.after.flip(), plies).flip();
+        r.plies = plies;
+        r.blended = true;
+    });
+    ranked[..close].sort_by(|a, b| score(&b.chances).total_cmp(&score(&a.chances)));
+    close
 }
 
 #[cfg(test)]
@@ -199,6 +332,24 @@ mod tests {
         }
         let got = chances(&Heuristic, &mut gen, &pos, 1).equity();
         assert!((got - want).abs() < 1e-5, "{got} {want}");
+    }
+
+    #[test]
+    fn the_pair_of_depths_is_each_depth_searched_alone_and_the_blend_their_mean() {
+        let mut gen = MoveGen::new();
+        let pos = gen.positions(&Position::START, dice(6, 4))[0].flip();
+        for plies in 1..=2 {
+            let (deep, shallow) = chances_pair(&Heuristic, &mut gen, &pos, plies);
+            let want_deep = chances(&Heuristic, &mut gen, &pos, plies);
+            let want_shallow = chances(&Heuristic, &mut gen, &pos, plies - 1);
+            assert!((deep.equity() - want_deep.equity()).abs() < 1e-5);
+            assert!((shallow.equity() - want_shallow.equity()).abs() < 1e-5);
+            assert!((deep.win - want_deep.win).abs() < 1e-5);
+            assert!((shallow.win_gammon - want_shallow.win_gammon).abs() < 1e-5);
+            let blended = chances_blended(&Heuristic, &mut gen, &pos, plies);
+            let mean = (want_deep.equity() + want_shallow.equity()) / 2.0;
+            assert!((blended.equity() - mean).abs() < 1e-5, "{plies}");
+        }
     }
 
     #[test]

@@ -151,6 +151,7 @@ pub fn decision_report(d: &Decision, steps: &[Step]) -> DecisionReport {
                     diff: a.value - best_value,
                     chances: (&a.play.chances).into(),
                     plies: a.play.plies,
+                    blended: a.play.blended,
                     after: a.play.after,
                 },
                 played: a.play.after == played,

@@ -37,6 +37,30 @@ fn hint_without_dice_is_the_cube_decision_and_with_dice_ranks_every_play() {
 }
 
 #[test]
+fn hint_values_the_close_plays_by_the_mean_of_two_and_three_plies_as_the_strong_bot_does() {
+    // 5-2 in a middle game: 24/22 13/8 and 13/11 13/8 are within 0.04 of each other at
+    // 2-ply, 13/8 6/4 is not.
+    let xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10";
+    let v = json(&["hint", xgid, "--top", "0", "--json"]);
+    let plays = v["plays"].as_array().unwrap();
+    let blended: Vec<bool> = plays.iter().map(|p| p["blended"] == true).collect();
+    assert!(blended[0] && blended[1], "{v}");
+    assert!(blended[2..].iter().all(|b| !b), "{v}");
+    assert_eq!(plays[0]["plies"], 3);
+    assert_eq!(plays[2]["plies"], 2);
+    let text = stdout(&tabula(&["hint", xgid, "--top", "2"], ""));
+    assert!(text.contains("by the mean of 2 and 3 plies"), "{text}");
+    assert_eq!(text.matches(" 2+3\n").count(), 2, "{text}");
+    // At another depth there is no such stage.
+    let v = json(&["hint", xgid, "--plies", "1", "--json"]);
+    assert!(v["plays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["blended"] == false));
+}
+
+#[test]
 fn hint_keeps_the_match_score_when_the_opponent_holds_the_cube() {
     // Black owns a 2-cube at 5-away each: plays are ranked in match-winning chances, not
     // in money equity, and there is no cube decision for White.

@@ -128,6 +128,9 @@ pub struct CandidateView {
     pub chances: ChancesView,
     /// The depth of those chances (0 where the move filter did not search deeper).
     pub plies: u32,
+    /// Whether they are the mean of `plies` and `plies - 1`: a close play of the 2-ply
+    /// evaluation valued again as the strong bot values it.
+    pub blended: bool,
     /// The position it leaves, the opponent to roll (an XGID; Never-Finishing: the tables
     /// notation): what a rollout of the play rolls out, from the other side.
     pub after: String,
@@ -297,6 +300,7 @@ fn evaluate_now(session: &Backgammon, plies: u32) -> EvaluateView {
                     diff: p.diff,
                     chances: p.chances,
                     plies: p.plies,
+                    blended: p.blended,
                     after: after_xgid(session, &p.after).unwrap_or_default(),
                 })
                 .collect(),

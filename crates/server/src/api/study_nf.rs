@@ -163,6 +163,7 @@ fn evaluate_now(pos: &TablesPosition, dice: Option<Dice>, plies: u32) -> NfEvalu
                     diff: equity - best.unwrap_or(equity),
                     chances: (&r.chances).into(),
                     plies: r.plies,
+                    blended: r.blended,
                     after: pos.after_move(r.after).to_string(),
                 }
             })
