@@ -19,7 +19,7 @@
 
 use clap::Parser;
 use std::io::{BufRead, Write};
-use tabula_ai::backgammon::{BackgammonBot, EvalKind, NeuralEvaluator, Probabilities};
+use tabula_ai::backgammon::{BackgammonBot, EvalKind, NeuralEvaluator};
 use tabula_ai::study::nply::{self, Filter};
 use tabula_ai::study::race::{self, RaceConfig};
 use tabula_ai::study::rollout::RolloutConfig;
@@ -131,11 +131,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     within: args.within,
                     at_least: args.at_least,
                 };
-                type Deep = fn(&NeuralEvaluator, &mut MoveGen, &Position, u32) -> Probabilities;
-                let deep: Deep = if args.blend {
-                    nply::chances_blended
+                let deep = if args.blend {
+                    nply::Deep::Blended
                 } else {
-                    nply::chances
+                    nply::Deep::Searched
                 };
                 let mut ranked = nply::rank_plays_by(
                     nets,

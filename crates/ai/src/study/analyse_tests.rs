@@ -255,3 +255,67 @@ fn assert_corrected_by(
     }
     assert!(seen > 3, "{seen} cube decisions");
 }
+
+#[test]
+fn a_play_is_judged_by_the_mean_of_three_and_two_plies_when_the_best_play_was() {
+    // The random bot's plays analysed as the strong bot ranks (2 plies, the close plays by
+    // the mean of 3 and 2): where the best play was among the close ones and the played one
+    // was not, the played play is valued by the same mean, not by the 2-ply search alone.
+    use super::analyse::value;
+    use crate::backgammon::Probabilities;
+    use crate::study::nply;
+    use tabula_core::Color;
+    use tabula_tables::MoveGen;
+    let steps = play(Level::Medium, Level::Random, 5);
+    let nets = NeuralEvaluator::shipped();
+    let settings = Settings {
+        cube_check: None,
+        ..Settings::default()
+    };
+    assert!(settings.plies == 2 && settings.deeper);
+    let mut gen = MoveGen::new();
+    let mut seen = 0;
+    for step in &steps {
+        let (session, player, Action::Move(played), Some(dice)) = step.clone() else {
+            continue;
+        };
+        if player != Color::Black {
+            continue;
+        }
+        let board = session.game().board();
+        let candidates = gen.positions(&board, dice).to_vec();
+        if candidates.len() < 2 {
+            continue;
+        }
+        let score = |p: &Probabilities| value(&session, player, p);
+        let ranked = nply::rank_plays_as_strong(
+            nets,
+            MoveGen::new,
+            &candidates,
+            2,
+            settings.filter,
+            true,
+            score,
+        );
+        if !ranked[0].blended || ranked.iter().any(|r| r.after == played && r.blended) {
+            continue;
+        }
+        let blended = score(&nply::chances_blended(nets, &mut gen, &played.flip(), 3).flip());
+        let searched = score(&nply::chances(nets, &mut gen, &played.flip(), 2).flip());
+        let best = score(&ranked[0].chances);
+        let a = analyse(nets, std::slice::from_ref(step), &settings, || {});
+        let error = a.decisions[0].error;
+        assert!((error - (best - blended).max(0.0)).abs() < 1e-5, "{error}");
+        if (blended - searched).abs() > 1e-3 && best > blended {
+            assert!((error - (best - searched).max(0.0)).abs() > 1e-4);
+            seen += 1;
+            if seen == 2 {
+                break;
+            }
+        }
+    }
+    assert!(
+        seen > 0,
+        "no decision with a blended best play and a played play apart"
+    );
+}

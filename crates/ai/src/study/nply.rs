@@ -190,25 +190,40 @@ where
     E: Evaluator + Sync,
     P: Plays,
 {
-    rank_plays_by(eval, plays_for, candidates, plies, filter, score, chances)
+    rank_plays_by(
+        eval,
+        plays_for,
+        candidates,
+        plies,
+        filter,
+        score,
+        Deep::Searched,
+    )
 }
 
-/// [`rank_plays`] with the plays the filter keeps valued by `deep` (the evaluator, a play
-/// generator, the position after the play with the opponent on roll, and the plies), for
-/// instance [`chances_blended`] instead of [`chances`].
-pub fn rank_plays_by<E, P, D>(
+/// How [`rank_plays_by`] values the plays its filter keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deep {
+    /// By the search at the ranking's depth ([`chances`]).
+    Searched,
+    /// By the mean of the ranking's depth and the one below ([`chances_blended`]); the
+    /// plays are marked [`RankedPlay::blended`].
+    Blended,
+}
+
+/// [`rank_plays`] with the plays the filter keeps valued as `valued` says.
+pub fn rank_plays_by<E, P>(
     eval: &E,
     plays_for: impl Fn() -> P + Sync,
     candidates: &[Position],
     plies: u32,
     filter: Filter,
     score: impl Fn(&Probabilities) -> f32 + Sync,
-    deep_chances: D,
+    valued: Deep,
 ) -> Vec<RankedPlay>
 where
     E: Evaluator + Sync,
     P: Plays,
-    D: Fn(&E, &mut P, &Position, u32) -> Probabilities + Sync,
 {
     use rayon::prelude::*;
     let mut ranked: Vec<RankedPlay> = candidates
@@ -229,8 +244,14 @@ where
     let deep = filter.count(ranked.iter().map(|r| r.chances.equity()));
     ranked[..deep].par_iter_mut().for_each(|r| {
         let mut plays = plays_for();
-        r.chances = deep_chances(eval, &mut plays, &r.after.flip(), plies).flip();
+        let after = r.after.flip();
+        r.chances = match valued {
+            Deep::Searched => chances(eval, &mut plays, &after, plies),
+            Deep::Blended => chances_blended(eval, &mut plays, &after, plies),
+        }
+        .flip();
         r.plies = plies;
+        r.blended = valued == Deep::Blended;
     });
     // The searched plays first, among themselves by their deeper value; the others after
     // them in their 0-ply order.
@@ -375,6 +396,34 @@ mod tests {
         assert!(ranked[..3]
             .windows(2)
             .all(|w| w[0].chances.equity() >= w[1].chances.equity()));
+    }
+
+    #[test]
+    fn a_blended_ranking_values_and_marks_the_filtered_plays_by_the_mean_of_two_depths() {
+        let mut gen = MoveGen::new();
+        let candidates = gen.positions(&Position::START, dice(4, 3)).to_vec();
+        let filter = Filter {
+            keep: 3,
+            within: 1.0,
+            at_least: 0,
+        };
+        let ranked = rank_plays_by(
+            &Heuristic,
+            MoveGen::new,
+            &candidates,
+            1,
+            filter,
+            Probabilities::equity,
+            Deep::Blended,
+        );
+        assert_eq!(ranked.len(), candidates.len());
+        let (searched, rest) = ranked.split_at(3);
+        assert!(rest.iter().all(|r| r.plies == 0 && !r.blended));
+        for r in searched {
+            assert!(r.plies == 1 && r.blended, "{r:?}");
+            let want = chances_blended(&Heuristic, &mut gen, &r.after.flip(), 1).flip();
+            assert!((r.chances.equity() - want.equity()).abs() < 1e-5);
+        }
     }
 
     #[test]
