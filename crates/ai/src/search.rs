@@ -297,7 +297,8 @@ mod tests {
 
     /// Time per strong decision over positions of random play, on the neural nets (the
     /// bots' evaluator) and on the hand-made evaluator: `cargo test --release -p tabula-ai
-    /// strong_decision_time -- --ignored --nocapture`.
+    /// strong_decision_time -- --ignored --nocapture`. With `TABULA_TIME_WEIGHTS=FILE`, the
+    /// nets of FILE instead of the shipped ones (candidate weights timed before shipping).
     #[test]
     #[ignore]
     fn strong_decision_time() {
@@ -321,7 +322,15 @@ mod tests {
                 sample.len()
             );
         }
-        time("neural", crate::backgammon::NeuralEvaluator::shipped());
+        use crate::backgammon::NeuralEvaluator;
+        match std::env::var_os("TABULA_TIME_WEIGHTS") {
+            Some(path) => {
+                let bytes = std::fs::read(&path).expect("the weights file reads");
+                let nets = NeuralEvaluator::from_bytes(&bytes).expect("the weights file loads");
+                time(&path.to_string_lossy(), &nets);
+            }
+            None => time("neural", NeuralEvaluator::shipped()),
+        }
         time("hand-made", &Heuristic);
     }
 }
