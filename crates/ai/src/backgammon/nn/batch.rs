@@ -7,10 +7,12 @@
 //! after the first position of a phase has its hidden sums computed in full, every later one
 //! of that phase starts from those sums and adds the rows of its differences (a play moves
 //! two to four checkers: some ten rows instead of forty-odd). Finished boards and the
-//! bear-off database's positions keep their exact answers; nets that read the hand-crafted
-//! features (which change across the board) are evaluated one by one.
+//! bear-off database's positions keep their exact answers. Nets that read the hand-crafted
+//! features ([`Encoding::Features`]) count them for every position (they change across the
+//! board) and add the rows of the features that differ from the first position's.
 
-use super::encode::{self, Encoding, Inputs, PER_POINT, PER_SIDE};
+use super::encode::{self, Encoding, Inputs, INPUTS, PER_POINT, PER_SIDE};
+use super::features;
 use super::{probabilities, NeuralEvaluator, Phase};
 use crate::backgammon::{Evaluator, Probabilities};
 use tabula_tables::Position;
@@ -91,9 +93,13 @@ fn differences(from: &[Side; 2], to: &[Side; 2], mut row: impl FnMut(usize, f32)
     }
 }
 
-/// The first position of a phase in a batch: its sides and hidden sums.
+/// The hand-crafted feature inputs of a position (zero for nets without them).
+type Features = [f32; 2 * features::PER_SIDE];
+
+/// The first position of a phase in a batch: its sides, features and hidden sums.
 struct Base {
     sides: [Side; 2],
+    features: Features,
     sums: Vec<f32>,
 }
 
@@ -102,10 +108,7 @@ impl NeuralEvaluator {
     /// [`Evaluator::evaluate`] gives them one by one, within rounding (module docs).
     pub fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Probabilities>) {
         out.clear();
-        if self.encoding != Encoding::Points {
-            out.extend(positions.iter().map(|p| self.evaluate(p)));
-            return;
-        }
+        let with_features = self.encoding == Encoding::Features;
         let mut bases: [Option<Base>; 2] = [None, None];
         let mut sums = Vec::new();
         let mut inputs = Inputs::new();
@@ -118,14 +121,20 @@ impl NeuralEvaluator {
             let net = self.net(phase);
             let slot = &mut bases[usize::from(phase == Phase::Race)];
             let s = sides(pos);
+            let f: Features = if with_features {
+                encode::feature_inputs(pos)
+            } else {
+                [0.0; 2 * features::PER_SIDE]
+            };
             let raw = match slot {
                 None => {
-                    encode::encode(pos, &mut inputs);
+                    self.encoding.encode(pos, &mut inputs);
                     let mut base_sums = vec![0.0; net.hidden];
                     net.pre_activations(&inputs, &mut base_sums);
                     let raw = net.from_pre_activations(&base_sums);
                     *slot = Some(Base {
                         sides: s,
+                        features: f,
                         sums: base_sums,
                     });
                     raw
@@ -134,6 +143,11 @@ impl NeuralEvaluator {
                     sums.clear();
                     sums.extend_from_slice(&base.sums);
                     differences(&base.sides, &s, |i, d| net.add_row(i, d, &mut sums));
+                    for (k, (a, b)) in base.features.iter().zip(&f).enumerate() {
+                        if a != b {
+                            net.add_row(INPUTS + k, b - a, &mut sums);
+                        }
+                    }
                     net.from_pre_activations(&sums)
                 }
             };
@@ -173,7 +187,20 @@ mod tests {
 
     #[test]
     fn a_batch_equals_one_evaluation_at_a_time() {
-        let nets = NeuralEvaluator::shipped();
+        // The shipped nets, and nets of the other encoding (random weights, the shipped
+        // sizes), so that both the per-point and the feature path are checked.
+        let shipped = NeuralEvaluator::shipped();
+        let other = match shipped.encoding {
+            Encoding::Points => Encoding::Features,
+            Encoding::Features => Encoding::Points,
+        };
+        let random = NeuralEvaluator::random(other, shipped.contact.hidden, shipped.race.hidden, 5);
+        for nets in [shipped, &random] {
+            assert_batch_equals_one_at_a_time(nets);
+        }
+    }
+
+    fn assert_batch_equals_one_at_a_time(nets: &NeuralEvaluator) {
         let mut got = Vec::new();
         let mut worst = 0.0f32;
         for batch in batches() {
@@ -192,7 +219,11 @@ mod tests {
                 }
             }
         }
-        assert!(worst < 1e-5, "largest difference {worst}");
+        assert!(
+            worst < 1e-5,
+            "{:?}: largest difference {worst}",
+            nets.encoding
+        );
     }
 
     #[test]

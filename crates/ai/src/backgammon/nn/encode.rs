@@ -126,11 +126,28 @@ fn encode_points(pos: &Position, out: &mut Inputs) -> ([u8; 24], [u8; 24]) {
 /// ([`Encoding::Features`]).
 pub fn encode_with_features(pos: &Position, out: &mut Inputs) {
     let (mine, theirs) = encode_points(pos, out);
-    let (bar, their_bar) = (pos.mover_on(25), pos.opponent_on(0));
-    let ours = features::side(&mine, bar, &theirs, their_bar);
-    let others = features::side(&theirs, their_bar, &mine, bar);
-    for (k, (a, b)) in ours.iter().zip(&others).enumerate() {
-        out.push(INPUTS + k, *a);
-        out.push(INPUTS + features::PER_SIDE + k, *b);
+    let f = features_of(pos, &mine, &theirs);
+    for k in 0..features::PER_SIDE {
+        out.push(INPUTS + k, f[k]);
+        out.push(INPUTS + features::PER_SIDE + k, f[features::PER_SIDE + k]);
     }
+}
+
+/// The hand-crafted features of `pos`, as the inputs from [`INPUTS`] on read them: the
+/// mover's, then the opponent's.
+pub fn feature_inputs(pos: &Position) -> [f32; 2 * features::PER_SIDE] {
+    let (mine, theirs) = sides(pos);
+    features_of(pos, &mine, &theirs)
+}
+
+fn features_of(
+    pos: &Position,
+    mine: &[u8; 24],
+    theirs: &[u8; 24],
+) -> [f32; 2 * features::PER_SIDE] {
+    let (bar, their_bar) = (pos.mover_on(25), pos.opponent_on(0));
+    let mut f = [0.0; 2 * features::PER_SIDE];
+    f[..features::PER_SIDE].copy_from_slice(&features::side(mine, bar, theirs, their_bar));
+    f[features::PER_SIDE..].copy_from_slice(&features::side(theirs, their_bar, mine, bar));
+    f
 }

@@ -24,29 +24,64 @@ fn with_die(d: usize) -> Rolls {
     (1..=6).fold(0, |m, o| m | bit(d, o) | bit(o, d))
 }
 
-/// The rolls with which a checker may travel `dist` pips, given `open(k)`: whether the point
-/// `k` pips along is free to touch down on. Single dice, both dice through either
-/// intermediate point, and doubles through every intermediate point.
-fn rolls_covering(dist: usize, open: impl Fn(usize) -> bool) -> Rolls {
-    let mut m = 0;
-    if dist == 0 || !open(dist) {
+/// One way of travelling a distance: the rolls it serves and the offsets (bits, counted
+/// from the start) that must all be open on the way.
+#[derive(Clone, Copy)]
+struct Way {
+    rolls: Rolls,
+    needs: u32,
+}
+
+/// The farthest a roll travels (6-6).
+const FARTHEST: usize = 24;
+
+/// For each distance up to [`FARTHEST`], the ways of travelling it: single dice, both dice
+/// through either intermediate point, and doubles through every intermediate point.
+fn ways() -> &'static [Vec<Way>; FARTHEST + 1] {
+    static WAYS: std::sync::OnceLock<[Vec<Way>; FARTHEST + 1]> = std::sync::OnceLock::new();
+    WAYS.get_or_init(|| {
+        std::array::from_fn(|dist| {
+            let mut ways = Vec::new();
+            if dist == 0 {
+                return ways;
+            }
+            if dist <= 6 {
+                ways.push(Way {
+                    rolls: with_die(dist),
+                    needs: 0,
+                });
+            }
+            for d1 in 1..=6usize {
+                if dist > d1 && dist - d1 <= 6 && dist - d1 != d1 {
+                    for via in [d1, dist - d1] {
+                        ways.push(Way {
+                            rolls: bit(d1, dist - d1),
+                            needs: 1 << via,
+                        });
+                    }
+                }
+                if dist.is_multiple_of(d1) && (2..=4).contains(&(dist / d1)) {
+                    ways.push(Way {
+                        rolls: bit(d1, d1),
+                        needs: (1..dist / d1).fold(0, |m, j| m | 1 << (j * d1)),
+                    });
+                }
+            }
+            ways
+        })
+    })
+}
+
+/// The rolls with which a checker may travel `dist` pips, where bit `k` of `blocked` says
+/// that the point `k` pips along is closed to it (the landing point included).
+fn rolls_covering(dist: usize, blocked: u32) -> Rolls {
+    if dist == 0 || dist > FARTHEST || blocked & (1 << dist) != 0 {
         return 0;
     }
-    if dist <= 6 {
-        m |= with_die(dist);
-    }
-    for d1 in 1..=6usize {
-        if dist > d1 && dist - d1 <= 6 && dist - d1 != d1 && (open(d1) || open(dist - d1)) {
-            m |= bit(d1, dist - d1);
-        }
-        if dist.is_multiple_of(d1)
-            && (2..=4).contains(&(dist / d1))
-            && (1..dist / d1).all(|j| open(j * d1))
-        {
-            m |= bit(d1, d1);
-        }
-    }
-    m
+    ways()[dist]
+        .iter()
+        .filter(|w| w.needs & blocked == 0)
+        .fold(0, |m, w| m | w.rolls)
 }
 
 /// The features of the side whose checkers are `mine` (on its points 1..=24) and `bar`,
@@ -73,10 +108,15 @@ pub fn side(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32;
             _ => 0,
         }
     };
+    // Our made points as bits (bit p: our point p); seen from their checker on our point
+    // a, the point k pips along is bit k of `made >> a`.
+    let made = (1..=24)
+        .filter(|&p| mine[p - 1] >= 2)
+        .fold(0u32, |m, p| m | 1 << p);
     let mut shots: Rolls = 0;
     for b in (1..=24).filter(|&b| mine[b - 1] == 1) {
         for a in (0..b).filter(|&a| theirs_at(a) > 0) {
-            shots |= rolls_covering(b - a, |k| a + k == b || mine[a + k - 1] < 2);
+            shots |= rolls_covering(b - a, made >> a);
         }
     }
     let rearmost = if bar > 0 {
@@ -91,9 +131,13 @@ pub fn side(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32;
             match (r.saturating_sub(8).max(1)..r).find(|&p| blocked(p)) {
                 None => 36,
                 Some(lowest) => {
+                    // Bit k: the point k pips in front of the rearmost checker is theirs.
+                    let ahead = (1..r)
+                        .filter(|&k| blocked(r - k))
+                        .fold(0u32, |m, k| m | 1 << k);
                     let mut m: Rolls = 0;
                     for dest in 1..lowest {
-                        m |= rolls_covering(r - dest, |k| !blocked(r - k));
+                        m |= rolls_covering(r - dest, ahead);
                     }
                     m.count_ones()
                 }
@@ -112,6 +156,40 @@ pub fn side(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rolls covering `dist` as the rule reads, one roll at a time: a reference for the
+    /// table of ways.
+    fn rolls_covering_by_rule(dist: usize, open: impl Fn(usize) -> bool) -> Rolls {
+        let mut m = 0;
+        if dist == 0 || !open(dist) {
+            return 0;
+        }
+        for d1 in 1..=6usize {
+            for d2 in 1..=6usize {
+                let ok = if d1 == d2 {
+                    (1..=4).any(|n| n * d1 == dist && (1..n).all(|j| open(j * d1)))
+                } else {
+                    d1 == dist || d2 == dist || (d1 + d2 == dist && (open(d1) || open(d2)))
+                };
+                if ok {
+                    m |= bit(d1, d2);
+                }
+            }
+        }
+        m
+    }
+
+    #[test]
+    fn the_table_of_ways_covers_the_rolls_the_rule_allows() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..20_000 {
+            let blocked: u32 = rng.gen::<u32>() & rng.gen::<u32>() & !1;
+            let dist = rng.gen_range(0..=26);
+            let want = rolls_covering_by_rule(dist, |k| blocked & (1 << k) == 0);
+            assert_eq!(rolls_covering(dist, blocked), want, "{dist} {blocked:b}");
+        }
+    }
 
     fn board(points: &[(usize, u8)]) -> [u8; 24] {
         let mut b = [0; 24];
