@@ -14,7 +14,7 @@
 use super::encode::{self, Encoding, Inputs, INPUTS, PER_POINT, PER_SIDE};
 use super::features;
 use super::{probabilities, NeuralEvaluator, Phase};
-use crate::backgammon::{Evaluator, Probabilities};
+use crate::backgammon::Probabilities;
 use tabula_tables::Position;
 
 /// What the per-point encoding reads of one side: its checkers on its own points 1..=24 and
@@ -159,6 +159,7 @@ impl NeuralEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backgammon::Evaluator;
     use tabula_core::{Dice, Die};
     use tabula_tables::MoveGen;
 

@@ -188,9 +188,16 @@ fn simd_forward_equals_the_scalar_path() {
 #[test]
 #[should_panic]
 fn a_net_fed_more_inputs_than_it_has_rows_panics_on_every_kernel() {
-    // 198-input nets fed the 208 inputs of the feature encoding: the kernel must not read
-    // past the weights; the portable path it falls back to refuses with a panic.
-    let nets = NeuralEvaluator::shipped();
+    // 198-input nets (the shipped sizes) fed the 208 inputs of the feature encoding: the
+    // kernel must not read past the weights; the portable path it falls back to refuses
+    // with a panic.
+    let shipped = NeuralEvaluator::shipped();
+    let nets = NeuralEvaluator::random(
+        super::encode::Encoding::Points,
+        shipped.contact.hidden,
+        shipped.race.hidden,
+        1,
+    );
     let mut inputs = Inputs::new();
     super::encode::encode_with_features(&Position::START, &mut inputs);
     super::simd::forward_with(&nets.contact, &inputs, super::simd::Kernel::Avx2);
