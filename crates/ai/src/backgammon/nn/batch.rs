@@ -122,7 +122,15 @@ impl NeuralEvaluator {
             let slot = &mut bases[usize::from(phase == Phase::Race)];
             let s = sides(pos);
             let f: Features = if with_features {
-                encode::feature_inputs(pos)
+                let on_points =
+                    |side: &Side| -> [u8; 24] { std::array::from_fn(|i| side.points[i]) };
+                let [mine, theirs] = &s;
+                features::both(
+                    &on_points(mine),
+                    mine.points[24],
+                    &on_points(theirs),
+                    theirs.points[24],
+                )
             } else {
                 [0.0; 2 * features::PER_SIDE]
             };

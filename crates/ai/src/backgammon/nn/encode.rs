@@ -133,21 +133,12 @@ pub fn encode_with_features(pos: &Position, out: &mut Inputs) {
     }
 }
 
-/// The hand-crafted features of `pos`, as the inputs from [`INPUTS`] on read them: the
-/// mover's, then the opponent's.
-pub fn feature_inputs(pos: &Position) -> [f32; 2 * features::PER_SIDE] {
-    let (mine, theirs) = sides(pos);
-    features_of(pos, &mine, &theirs)
-}
-
+/// The hand-crafted features of `pos` (each side's checkers on its own points given), as the
+/// inputs from [`INPUTS`] on read them: the mover's, then the opponent's.
 fn features_of(
     pos: &Position,
     mine: &[u8; 24],
     theirs: &[u8; 24],
 ) -> [f32; 2 * features::PER_SIDE] {
-    let (bar, their_bar) = (pos.mover_on(25), pos.opponent_on(0));
-    let mut f = [0.0; 2 * features::PER_SIDE];
-    f[..features::PER_SIDE].copy_from_slice(&features::side(mine, bar, theirs, their_bar));
-    f[features::PER_SIDE..].copy_from_slice(&features::side(theirs, their_bar, mine, bar));
-    f
+    features::both(mine, pos.mover_on(25), theirs, pos.opponent_on(0))
 }

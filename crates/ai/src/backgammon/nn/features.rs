@@ -72,16 +72,57 @@ fn ways() -> &'static [Vec<Way>; FARTHEST + 1] {
     })
 }
 
+/// The distances up to which [`rolls_covering`] reads a table of every pattern of closed
+/// points on the way (`2^(dist - 1)` entries a distance, 4,095 in all); beyond it only
+/// doubles travel, through a few points, and the ways are walked.
+const NEAR: usize = 12;
+
+/// The rolls covering each distance up to [`NEAR`] for each pattern of closed intermediate
+/// points: distance `d`'s entries start at `2^(d - 1) - 1`, indexed by bits `1..d` of the
+/// closed points shifted down by one.
+fn near() -> &'static [Rolls] {
+    static NEAR_TABLE: std::sync::OnceLock<Vec<Rolls>> = std::sync::OnceLock::new();
+    NEAR_TABLE.get_or_init(|| {
+        let mut table = Vec::with_capacity((1 << NEAR) - 1);
+        for dist in 1..=NEAR {
+            for pattern in 0..1u32 << (dist - 1) {
+                table.push(walk_ways(dist, pattern << 1));
+            }
+        }
+        table
+    })
+}
+
+/// The rolls of `dist`'s ways whose needed points are all open.
+fn walk_ways(dist: usize, blocked: u32) -> Rolls {
+    ways()[dist]
+        .iter()
+        .filter(|w| w.needs & blocked == 0)
+        .fold(0, |m, w| m | w.rolls)
+}
+
 /// The rolls with which a checker may travel `dist` pips, where bit `k` of `blocked` says
 /// that the point `k` pips along is closed to it (the landing point included).
 fn rolls_covering(dist: usize, blocked: u32) -> Rolls {
     if dist == 0 || dist > FARTHEST || blocked & (1 << dist) != 0 {
         return 0;
     }
-    ways()[dist]
-        .iter()
-        .filter(|w| w.needs & blocked == 0)
-        .fold(0, |m, w| m | w.rolls)
+    if dist <= NEAR {
+        let pattern = (blocked >> 1) & ((1 << (dist - 1)) - 1);
+        near()[(1 << (dist - 1)) - 1 + pattern as usize]
+    } else {
+        walk_ways(dist, blocked)
+    }
+}
+
+/// Both sides' features, the first side's then the other's: `mine` and `bar` are the first
+/// side's checkers (on its own points 1..=24, and on the bar), `theirs` and `their_bar` the
+/// other's.
+pub fn both(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32; 2 * PER_SIDE] {
+    let mut f = [0.0; 2 * PER_SIDE];
+    f[..PER_SIDE].copy_from_slice(&side(mine, bar, theirs, their_bar));
+    f[PER_SIDE..].copy_from_slice(&side(theirs, their_bar, mine, bar));
+    f
 }
 
 /// The features of the side whose checkers are `mine` (on its points 1..=24) and `bar`,
@@ -113,9 +154,19 @@ pub fn side(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32;
     let made = (1..=24)
         .filter(|&p| mine[p - 1] >= 2)
         .fold(0u32, |m, p| m | 1 << p);
+    let bits = |on: &dyn Fn(usize) -> bool, from: usize| {
+        (from..=24).filter(|&p| on(p)).fold(0u32, |m, p| m | 1 << p)
+    };
+    let occupied = bits(&|p| theirs_at(p) > 0, 0);
+    let mut blots = bits(&|p| mine[p - 1] == 1, 1);
     let mut shots: Rolls = 0;
-    for b in (1..=24).filter(|&b| mine[b - 1] == 1) {
-        for a in (0..b).filter(|&a| theirs_at(a) > 0) {
+    while blots != 0 {
+        let b = blots.trailing_zeros() as usize;
+        blots &= blots - 1;
+        let mut attackers = occupied & ((1 << b) - 1);
+        while attackers != 0 {
+            let a = attackers.trailing_zeros() as usize;
+            attackers &= attackers - 1;
             shots |= rolls_covering(b - a, made >> a);
         }
     }
