@@ -11,7 +11,7 @@
 //! features ([`Encoding::Features`]) count them for every position (they change across the
 //! board) and add the rows of the features that differ from the first position's.
 
-use super::encode::{self, Encoding, Inputs, INPUTS, PER_POINT, PER_SIDE};
+use super::encode::{Encoding, Inputs, INPUTS, PER_POINT, PER_SIDE};
 use super::features;
 use super::{probabilities, NeuralEvaluator, Phase};
 use crate::backgammon::Probabilities;
@@ -167,6 +167,7 @@ impl NeuralEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backgammon::nn::encode;
     use crate::backgammon::Evaluator;
     use tabula_core::{Dice, Die};
     use tabula_tables::MoveGen;
