@@ -126,19 +126,9 @@ fn encode_points(pos: &Position, out: &mut Inputs) -> ([u8; 24], [u8; 24]) {
 /// ([`Encoding::Features`]).
 pub fn encode_with_features(pos: &Position, out: &mut Inputs) {
     let (mine, theirs) = encode_points(pos, out);
-    let f = features_of(pos, &mine, &theirs);
+    let f = features::both(&mine, pos.mover_on(25), &theirs, pos.opponent_on(0));
     for k in 0..features::PER_SIDE {
         out.push(INPUTS + k, f[k]);
         out.push(INPUTS + features::PER_SIDE + k, f[features::PER_SIDE + k]);
     }
-}
-
-/// The hand-crafted features of `pos` (each side's checkers on its own points given), as the
-/// inputs from [`INPUTS`] on read them: the mover's, then the opponent's.
-fn features_of(
-    pos: &Position,
-    mine: &[u8; 24],
-    theirs: &[u8; 24],
-) -> [f32; 2 * features::PER_SIDE] {
-    features::both(mine, pos.mover_on(25), theirs, pos.opponent_on(0))
 }

@@ -149,14 +149,12 @@ pub fn side(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32;
             _ => 0,
         }
     };
-    // Our made points as bits (bit p: our point p); seen from their checker on our point
-    // a, the point k pips along is bit k of `made >> a`.
-    let made = (1..=24)
-        .filter(|&p| mine[p - 1] >= 2)
-        .fold(0u32, |m, p| m | 1 << p);
+    // Points as bits (bit p: our point p, their bar at 0). Seen from their checker on our
+    // point a, the point k pips along is bit k of `made >> a`.
     let bits = |on: &dyn Fn(usize) -> bool, from: usize| {
         (from..=24).filter(|&p| on(p)).fold(0u32, |m, p| m | 1 << p)
     };
+    let made = bits(&|p| mine[p - 1] >= 2, 1);
     let occupied = bits(&|p| theirs_at(p) > 0, 0);
     let mut blots = bits(&|p| mine[p - 1] == 1, 1);
     let mut shots: Rolls = 0;
