@@ -83,7 +83,22 @@ def main():
     ap.add_argument(
         "--dump", help="write each decision's errors here, one JSON line a decision"
     )
+    ap.add_argument(
+        "--shard",
+        help="K/N: judge only the decisions whose index is K modulo N (run N of these side "
+        "by side with --dump, then --merge the dumps)",
+    )
+    ap.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="DUMP",
+        help="print the table of these dumps (the shards of one run) and judge nothing",
+    )
     args = ap.parse_args()
+    if args.merge:
+        merge(args.merge)
+        return
+    shard, shards = (int(x) for x in args.shard.split("/")) if args.shard else (0, 1)
     rng = random.Random(args.seed)
     decisions = positions(args.decisions, rng)
     players = {}
@@ -136,6 +151,8 @@ def main():
     errors = {name: 0.0 for name in ["gnubg 0-ply"] + list(players)}
     dump = open(args.dump, "w") if args.dump else None
     for index, (board, d1, d2) in enumerate(decisions):
+        if index % shards != shard:
+            continue
         row = {}
         options = results(board, d1, d2)
         judged = {(tuple(a[0]), tuple(a[1])): mover_equity(a, 1) for a in options}
@@ -154,13 +171,34 @@ def main():
             record = {"index": index, "position": g.position_id(board), "dice": [d1, d2]}
             dump.write(json.dumps(record | {"errors": row}) + "\n")
             dump.flush()
-    n = len(decisions)
+    n = len(range(shard, len(decisions), shards))
     nets = args.weights or "the shipped nets"
-    print(f"{n} decisions from gnubg 0-ply self-play, seed {args.seed}; judge gnubg 1-ply; {nets}")
+    part = f" (shard {args.shard})" if args.shard else ""
+    print(f"{n} decisions{part} from gnubg 0-ply self-play, seed {args.seed}; judge gnubg 1-ply; {nets}")
+    table(errors, n)
+
+
+def table(errors, n):
     print("| player | mEMG per decision |")
     print("|---|---:|")
     for name, total in errors.items():
         print(f"| {name} | {1000 * total / n:.1f} |")
+
+
+def merge(paths):
+    """The table of several dumps; a decision found twice is refused."""
+    seen = set()
+    errors = {}
+    for path in paths:
+        for line in open(path):
+            record = json.loads(line)
+            if record["index"] in seen:
+                sys.exit(f"decision {record['index']} is in two dumps")
+            seen.add(record["index"])
+            for name, error in record["errors"].items():
+                errors[name] = errors.get(name, 0.0) + error
+    print(f"{len(seen)} decisions merged from {len(paths)} dumps; judge gnubg 1-ply")
+    table(errors, len(seen))
 
 
 if __name__ == "__main__":

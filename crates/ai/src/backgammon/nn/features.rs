@@ -132,31 +132,28 @@ pub fn both(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32;
 /// rearmost checker passes the other side's blocks within the 8 points in front of it / 36
 /// (1 when none block there).
 pub fn side(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32; PER_SIDE] {
-    let back = u32::from(bar) + mine[18..].iter().map(|&n| u32::from(n)).sum::<u32>();
-    let mut prime = 0;
-    let mut run = 0;
-    for &n in mine {
-        run = if n >= 2 { run + 1 } else { 0 };
-        prime = prime.max(run);
-    }
-    let home = mine[..6].iter().filter(|&&n| n >= 2).count();
-    // The other side's checker on its point q stands on our point 25 - q and moves upwards in
-    // our numbering; its bar is our point 0.
-    let theirs_at = |p: usize| -> u8 {
-        match p {
-            0 => their_bar,
-            1..=24 => theirs[24 - p],
-            _ => 0,
+    // Points as bits, bit p our point p. The other side's checker on its point q stands on
+    // our point 25 - q and moves upwards in our numbering; its bar is our point 0. Seen from
+    // their checker on our point a, the point k pips along is bit k of `made >> a`.
+    let mut made = 0u32;
+    let mut blots = 0u32;
+    let mut occupied = u32::from(their_bar > 0);
+    let mut blocks = 0u32;
+    let mut back = u32::from(bar);
+    for p in 1..=24 {
+        let n = mine[p - 1];
+        made |= u32::from(n >= 2) << p;
+        blots |= u32::from(n == 1) << p;
+        let t = theirs[24 - p];
+        occupied |= u32::from(t > 0) << p;
+        blocks |= u32::from(t >= 2) << p;
+        if p > 18 {
+            back += u32::from(n);
         }
-    };
-    // Points as bits (bit p: our point p, their bar at 0). Seen from their checker on our
-    // point a, the point k pips along is bit k of `made >> a`.
-    let bits = |on: &dyn Fn(usize) -> bool, from: usize| {
-        (from..=24).filter(|&p| on(p)).fold(0u32, |m, p| m | 1 << p)
-    };
-    let made = bits(&|p| mine[p - 1] >= 2, 1);
-    let occupied = bits(&|p| theirs_at(p) > 0, 0);
-    let mut blots = bits(&|p| mine[p - 1] == 1, 1);
+    }
+    let on = made | blots;
+    let prime = longest_run(made);
+    let home = (made & 0b111_1110).count_ones();
     let mut shots: Rolls = 0;
     while blots != 0 {
         let b = blots.trailing_zeros() as usize;
@@ -168,38 +165,57 @@ pub fn side(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32;
             shots |= rolls_covering(b - a, made >> a);
         }
     }
+    // The highest point holding a checker (0: none).
     let rearmost = if bar > 0 {
-        Some(25)
+        25
     } else {
-        (1..=24).rev().find(|&p| mine[p - 1] > 0)
-    };
-    let escapes = match rearmost {
-        None => 36,
-        Some(r) => {
-            let blocked = |p: usize| (1..=24).contains(&p) && theirs_at(p) >= 2;
-            match (r.saturating_sub(8).max(1)..r).find(|&p| blocked(p)) {
-                None => 36,
-                Some(lowest) => {
-                    // Bit k: the point k pips in front of the rearmost checker is theirs.
-                    let ahead = (1..r)
-                        .filter(|&k| blocked(r - k))
-                        .fold(0u32, |m, k| m | 1 << k);
-                    let mut m: Rolls = 0;
-                    for dest in 1..lowest {
-                        m |= rolls_covering(r - dest, ahead);
-                    }
-                    m.count_ones()
-                }
-            }
-        }
+        (32 - on.leading_zeros() as usize).saturating_sub(1)
     };
     [
         back as f32 / 4.0,
         prime as f32 / 6.0,
         home as f32 / 6.0,
         shots.count_ones() as f32 / 36.0,
-        escapes as f32 / 36.0,
+        escapes(rearmost, blocks) as f32 / 36.0,
     ]
+}
+
+/// The longest run of set bits.
+fn longest_run(mut m: u32) -> u32 {
+    let mut run = 0;
+    while m != 0 {
+        m &= m << 1;
+        run += 1;
+    }
+    run
+}
+
+/// The rolls of 36 on which a checker on point `rearmost` (25: the bar, 0: none) passes the
+/// blocks (bit p: point p closed) within the 8 points in front of it, landing beyond the
+/// lowest of them; 36 when none block there.
+fn escapes(rearmost: usize, blocks: u32) -> u32 {
+    if rearmost <= 1 {
+        return 36;
+    }
+    let r = rearmost;
+    let window = blocks & ((1 << r) - 1) & !((1 << r.saturating_sub(8).max(1)) - 1);
+    if window == 0 {
+        return 36;
+    }
+    let lowest = window.trailing_zeros() as usize;
+    // Bit k: the point k pips in front of the rearmost checker is closed.
+    let mut ahead = 0u32;
+    let mut rest = blocks & ((1 << r) - 1);
+    while rest != 0 {
+        let p = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        ahead |= 1 << (r - p);
+    }
+    let mut m: Rolls = 0;
+    for dest in 1..lowest {
+        m |= rolls_covering(r - dest, ahead);
+    }
+    m.count_ones()
 }
 
 #[cfg(test)]
@@ -237,6 +253,108 @@ mod tests {
             let dist = rng.gen_range(0..=26);
             let want = rolls_covering_by_rule(dist, |k| blocked & (1 << k) == 0);
             assert_eq!(rolls_covering(dist, blocked), want, "{dist} {blocked:b}");
+        }
+    }
+
+    /// The features as first written, point by point: a reference for the bit masks.
+    fn side_point_by_point(
+        mine: &[u8; 24],
+        bar: u8,
+        theirs: &[u8; 24],
+        their_bar: u8,
+    ) -> [f32; PER_SIDE] {
+        let back = u32::from(bar) + mine[18..].iter().map(|&n| u32::from(n)).sum::<u32>();
+        let mut prime = 0;
+        let mut run = 0;
+        for &n in mine {
+            run = if n >= 2 { run + 1 } else { 0 };
+            prime = prime.max(run);
+        }
+        let home = mine[..6].iter().filter(|&&n| n >= 2).count();
+        // The other side's checker on its point q stands on our point 25 - q and moves upwards in
+        // our numbering; its bar is our point 0.
+        let theirs_at = |p: usize| -> u8 {
+            match p {
+                0 => their_bar,
+                1..=24 => theirs[24 - p],
+                _ => 0,
+            }
+        };
+        // Points as bits (bit p: our point p, their bar at 0). Seen from their checker on our
+        // point a, the point k pips along is bit k of `made >> a`.
+        let bits = |on: &dyn Fn(usize) -> bool, from: usize| {
+            (from..=24).filter(|&p| on(p)).fold(0u32, |m, p| m | 1 << p)
+        };
+        let made = bits(&|p| mine[p - 1] >= 2, 1);
+        let occupied = bits(&|p| theirs_at(p) > 0, 0);
+        let mut blots = bits(&|p| mine[p - 1] == 1, 1);
+        let mut shots: Rolls = 0;
+        while blots != 0 {
+            let b = blots.trailing_zeros() as usize;
+            blots &= blots - 1;
+            let mut attackers = occupied & ((1 << b) - 1);
+            while attackers != 0 {
+                let a = attackers.trailing_zeros() as usize;
+                attackers &= attackers - 1;
+                shots |= rolls_covering(b - a, made >> a);
+            }
+        }
+        let rearmost = if bar > 0 {
+            Some(25)
+        } else {
+            (1..=24).rev().find(|&p| mine[p - 1] > 0)
+        };
+        let escapes = match rearmost {
+            None => 36,
+            Some(r) => {
+                let blocked = |p: usize| (1..=24).contains(&p) && theirs_at(p) >= 2;
+                match (r.saturating_sub(8).max(1)..r).find(|&p| blocked(p)) {
+                    None => 36,
+                    Some(lowest) => {
+                        // Bit k: the point k pips in front of the rearmost checker is theirs.
+                        let ahead = (1..r)
+                            .filter(|&k| blocked(r - k))
+                            .fold(0u32, |m, k| m | 1 << k);
+                        let mut m: Rolls = 0;
+                        for dest in 1..lowest {
+                            m |= rolls_covering(r - dest, ahead);
+                        }
+                        m.count_ones()
+                    }
+                }
+            }
+        };
+        [
+            back as f32 / 4.0,
+            prime as f32 / 6.0,
+            home as f32 / 6.0,
+            shots.count_ones() as f32 / 36.0,
+            escapes as f32 / 36.0,
+        ]
+    }
+
+    #[test]
+    fn the_bit_masks_count_as_the_points_do() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
+        for _ in 0..20_000 {
+            let mut sides = [[0u8; 24]; 2];
+            let mut bars = [0u8; 2];
+            for (s, side) in sides.iter_mut().enumerate() {
+                for _ in 0..rng.gen_range(0..=15) {
+                    match rng.gen_range(0..26) {
+                        25 => bars[s] += 1,
+                        p if p > 0 => side[p - 1] += 1,
+                        _ => {}
+                    }
+                }
+            }
+            let [mine, theirs] = &sides;
+            assert_eq!(
+                side(mine, bars[0], theirs, bars[1]),
+                side_point_by_point(mine, bars[0], theirs, bars[1]),
+                "{mine:?} {theirs:?} {bars:?}"
+            );
         }
     }
 
