@@ -94,9 +94,18 @@ def main():
         metavar="DUMP",
         help="print the table of these dumps (the shards of one run) and judge nothing",
     )
+    ap.add_argument(
+        "--versus",
+        nargs="+",
+        metavar="DUMP",
+        help="with --merge: dumps of another run on the same decisions (other nets, say); "
+        "prints each player's paired difference, the merged dumps' error minus these",
+    )
     args = ap.parse_args()
     if args.merge:
-        merge(args.merge)
+        merged = merge(args.merge)
+        if args.versus:
+            paired(merged, read_dumps(args.versus))
         return
     shard, shards = (int(x) for x in args.shard.split("/")) if args.shard else (0, 1)
     rng = random.Random(args.seed)
@@ -185,20 +194,49 @@ def table(errors, n):
         print(f"| {name} | {1000 * total / n:.1f} |")
 
 
-def merge(paths):
-    """The table of several dumps; a decision found twice is refused."""
-    seen = set()
-    errors = {}
+def read_dumps(paths):
+    """Each decision's record by index; a decision found twice is refused."""
+    records = {}
     for path in paths:
         for line in open(path):
             record = json.loads(line)
-            if record["index"] in seen:
+            if record["index"] in records:
                 sys.exit(f"decision {record['index']} is in two dumps")
-            seen.add(record["index"])
-            for name, error in record["errors"].items():
-                errors[name] = errors.get(name, 0.0) + error
-    print(f"{len(seen)} decisions merged from {len(paths)} dumps; judge gnubg 1-ply")
-    table(errors, len(seen))
+            records[record["index"]] = record
+    return records
+
+
+def merge(paths):
+    """Print the table of several dumps; return their records by index."""
+    records = read_dumps(paths)
+    errors = {}
+    for record in records.values():
+        for name, error in record["errors"].items():
+            errors[name] = errors.get(name, 0.0) + error
+    print(f"{len(records)} decisions merged from {len(paths)} dumps; judge gnubg 1-ply")
+    table(errors, len(records))
+    return records
+
+
+def paired(ours, theirs):
+    """Each player's mean paired difference (ours - theirs) with its standard error, over
+    the decisions both runs judged; a decision judged on other dice is refused."""
+    common = sorted(set(ours) & set(theirs))
+    for i in common:
+        if (ours[i]["position"], ours[i]["dice"]) != (theirs[i]["position"], theirs[i]["dice"]):
+            sys.exit(f"decision {i} differs between the runs")
+    names = [n for n in ours[common[0]]["errors"] if n in theirs[common[0]]["errors"]]
+    print(f"paired over {len(common)} decisions, mEMG (this run minus the other)")
+    print("| player | difference | standard error | better / worse |")
+    print("|---|---:|---:|---|")
+    for name in names:
+        d = [1000 * (ours[i]["errors"][name] - theirs[i]["errors"][name]) for i in common]
+        n = len(d)
+        mean = sum(d) / n
+        var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
+        better = sum(1 for x in d if x < -1e-9)
+        worse = sum(1 for x in d if x > 1e-9)
+        print(f"| {name} | {mean:+.2f} | {(var / n) ** 0.5:.2f} | {better} / {worse} |")
 
 
 if __name__ == "__main__":

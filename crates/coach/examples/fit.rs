@@ -12,12 +12,18 @@
 //! `--contact-hidden` larger than the starting net's widens it first: the new hidden units
 //! get small random input weights and zero output weights, so the widened net starts as the
 //! same function.
+//!
+//! `--class contact|crashed|race` keeps only the examples of that class
+//! (`tabula_ai::backgammon::efficiency::PositionClass`, the races together), in training and
+//! held out: `--epochs 0` then reports a net's held-out error on that class alone, and a fit
+//! measures what a net of that class's own would gain (docs/training.md, "A crashed net").
 
 use clap::Parser;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::Write;
 use std::path::PathBuf;
+use tabula_ai::backgammon::efficiency::PositionClass;
 use tabula_ai::backgammon::nn::encode::{Encoding, INPUTS_WITH_FEATURES};
 use tabula_ai::backgammon::nn::file;
 use tabula_ai::backgammon::nn::net::{Net, OUTPUTS};
@@ -59,6 +65,9 @@ struct Args {
     /// The run's seed (shuffling, widening).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Keep only the examples of this class: contact, crashed or race.
+    #[arg(long, value_parser = ["contact", "crashed", "race"])]
+    class: Option<String>,
     /// Also write every pass's weights (`OUT` with `-passN` before the extension), to be
     /// measured by what matters (the gnubg-judged error) rather than the held-out error alone.
     #[arg(long)]
@@ -186,7 +195,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if args.contact_hidden > nets.contact.hidden {
         nets.contact = widen(&nets.contact, args.contact_hidden, args.seed);
     }
-    let (train, sets) = load(&args.labels)?;
+    let (mut train, mut sets) = load(&args.labels)?;
+    if let Some(class) = &args.class {
+        let keep = |e: &Example| {
+            let name = match PositionClass::of(&e.position) {
+                PositionClass::Contact => "contact",
+                PositionClass::Crashed => "crashed",
+                _ => "race",
+            };
+            name == class
+        };
+        train.retain(keep);
+        for set in &mut sets {
+            set.examples.retain(keep);
+        }
+    }
     let contact = train
         .iter()
         .filter(|e| Phase::of(&e.position) == Phase::Contact)
@@ -237,14 +260,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .collect();
             let info = format!(
                 "method=fit labels={} passes={epoch} alpha={} decay={} adam_batch={} \
-                 features={} contact_hidden={} seed={} held_out_error={err:.4} from=[{start_info}]",
+                 features={} contact_hidden={} seed={} class={} held_out_error={err:.4} \
+                 from=[{start_info}]",
                 labels.join(","),
                 args.alpha,
                 args.decay,
                 args.adam_batch,
                 args.features,
                 nets.contact.hidden,
-                args.seed
+                args.seed,
+                args.class.as_deref().unwrap_or("all")
             );
             if improved {
                 best = err;

@@ -72,9 +72,9 @@ fn ways() -> &'static [Vec<Way>; FARTHEST + 1] {
     })
 }
 
-/// The distances up to which [`rolls_covering`] reads a table of every pattern of closed
+/// The distances up to which [`covering`] reads a table of every pattern of closed
 /// points on the way (`2^(dist - 1)` entries a distance, 4,095 in all); beyond it only
-/// doubles travel, through a few points, and the ways are walked.
+/// doubles travel, three or four times their die, and [`covering`] checks them directly.
 const NEAR: usize = 12;
 
 /// The rolls covering each distance up to [`NEAR`] for each pattern of closed intermediate
@@ -102,16 +102,30 @@ fn walk_ways(dist: usize, blocked: u32) -> Rolls {
 }
 
 /// The rolls with which a checker may travel `dist` pips, where bit `k` of `blocked` says
-/// that the point `k` pips along is closed to it (the landing point included).
-fn rolls_covering(dist: usize, blocked: u32) -> Rolls {
+/// that the point `k` pips along is closed to it (the landing point included); `near` is
+/// [`near`]'s table, fetched once by a caller counting many distances.
+fn covering(near: &[Rolls], dist: usize, blocked: u32) -> Rolls {
     if dist == 0 || dist > FARTHEST || blocked & (1 << dist) != 0 {
         return 0;
     }
     if dist <= NEAR {
         let pattern = (blocked >> 1) & ((1 << (dist - 1)) - 1);
-        near()[(1 << (dist - 1)) - 1 + pattern as usize]
+        return near[(1 << (dist - 1)) - 1 + pattern as usize];
+    }
+    // Beyond 12 pips only a double travels, three or four times its die.
+    let (die, steps) = match dist {
+        15 => (5, 3),
+        16 => (4, 4),
+        18 => (6, 3),
+        20 => (5, 4),
+        24 => (6, 4),
+        _ => return 0,
+    };
+    let needs = (1..steps).fold(0u32, |m, j| m | 1 << (j * die));
+    if blocked & needs == 0 {
+        bit(die, die)
     } else {
-        walk_ways(dist, blocked)
+        0
     }
 }
 
@@ -135,25 +149,15 @@ pub fn side(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32;
     // Points as bits, bit p our point p. The other side's checker on its point q stands on
     // our point 25 - q and moves upwards in our numbering; its bar is our point 0. Seen from
     // their checker on our point a, the point k pips along is bit k of `made >> a`.
-    let mut made = 0u32;
-    let mut blots = 0u32;
-    let mut occupied = u32::from(their_bar > 0);
-    let mut blocks = 0u32;
-    let mut back = u32::from(bar);
-    for p in 1..=24 {
-        let n = mine[p - 1];
-        made |= u32::from(n >= 2) << p;
-        blots |= u32::from(n == 1) << p;
-        let t = theirs[24 - p];
-        occupied |= u32::from(t > 0) << p;
-        blocks |= u32::from(t >= 2) << p;
-        if p > 18 {
-            back += u32::from(n);
-        }
-    }
-    let on = made | blots;
+    let on = at_least(mine, 1) << 1;
+    let made = at_least(mine, 2) << 1;
+    let mut blots = on & !made;
+    let occupied = at_least(theirs, 1).reverse_bits() >> 7 | u32::from(their_bar > 0);
+    let blocks = at_least(theirs, 2).reverse_bits() >> 7;
+    let back = u32::from(bar) + mine[18..].iter().map(|&n| u32::from(n)).sum::<u32>();
     let prime = longest_run(made);
     let home = (made & 0b111_1110).count_ones();
+    let table = near();
     let mut shots: Rolls = 0;
     while blots != 0 {
         let b = blots.trailing_zeros() as usize;
@@ -162,7 +166,7 @@ pub fn side(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32;
         while attackers != 0 {
             let a = attackers.trailing_zeros() as usize;
             attackers &= attackers - 1;
-            shots |= rolls_covering(b - a, made >> a);
+            shots |= covering(table, b - a, made >> a);
         }
     }
     // The highest point holding a checker (0: none).
@@ -176,8 +180,23 @@ pub fn side(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32;
         prime as f32 / 6.0,
         home as f32 / 6.0,
         shots.count_ones() as f32 / 36.0,
-        escapes(rearmost, blocks) as f32 / 36.0,
+        escapes(table, rearmost, blocks) as f32 / 36.0,
     ]
+}
+
+/// Bit `i` set where `counts[i]` is at least `n` (1 or more; the counts below 128, as a
+/// side's 15 checkers are), eight points at a time: adding `128 - n` to each byte sets its
+/// top bit exactly when the byte is at least `n`, without a carry into the next byte, and one
+/// multiplication gathers the eight top bits into a byte.
+fn at_least(counts: &[u8; 24], n: u8) -> u32 {
+    let add = u64::from(128 - n) * 0x0101_0101_0101_0101;
+    let mut mask = 0;
+    for (k, eight) in counts.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+        let tops = ((w + add) & 0x8080_8080_8080_8080) >> 7;
+        mask |= ((tops.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * k);
+    }
+    mask
 }
 
 /// The longest run of set bits.
@@ -193,7 +212,7 @@ fn longest_run(mut m: u32) -> u32 {
 /// The rolls of 36 on which a checker on point `rearmost` (25: the bar, 0: none) passes the
 /// blocks (bit p: point p closed) within the 8 points in front of it, landing beyond the
 /// lowest of them; 36 when none block there.
-fn escapes(rearmost: usize, blocks: u32) -> u32 {
+fn escapes(table: &[Rolls], rearmost: usize, blocks: u32) -> u32 {
     if rearmost <= 1 {
         return 36;
     }
@@ -213,7 +232,7 @@ fn escapes(rearmost: usize, blocks: u32) -> u32 {
     }
     let mut m: Rolls = 0;
     for dest in 1..lowest {
-        m |= rolls_covering(r - dest, ahead);
+        m |= covering(table, r - dest, ahead);
     }
     m.count_ones()
 }
@@ -221,6 +240,10 @@ fn escapes(rearmost: usize, blocks: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn rolls_covering(dist: usize, blocked: u32) -> Rolls {
+        covering(near(), dist, blocked)
+    }
 
     /// The rolls covering `dist` as the rule reads, one roll at a time: a reference for the
     /// table of ways.
