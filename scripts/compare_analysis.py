@@ -19,8 +19,8 @@ for every match, matchN.json from `tabula analyse DIR/matchN.mat --json`. Prints
    (gnubg's sgf.c, WriteSkill and WriteSkillCube). Decisions are matched by game, player and
    the number of moves (dances included) played before them in the game; chequer plays are
    also checked by the dice. gnubg 1.07 marks from 0.030 (doubtful), 0.060 (bad) and 0.120
-   EMG (very bad) by default; Tabula from 0.04, 0.08 and 0.16, so the table also counts
-   Tabula's errors at gnubg's two upper thresholds.
+   EMG (very bad) by default, and Tabula's analysis (`analyse::Mark`) from the same
+   thresholds; the table also counts Tabula's errors at the two upper ones directly.
 
 Standard library only.
 """
