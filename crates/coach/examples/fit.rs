@@ -65,13 +65,31 @@ struct Args {
     /// The run's seed (shuffling, widening).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Keep only the examples of this class: contact, crashed or race.
-    #[arg(long, value_parser = ["contact", "crashed", "race"])]
-    class: Option<String>,
+    /// Keep only the examples of this class.
+    #[arg(long, value_enum)]
+    class: Option<Class>,
     /// Also write every pass's weights (`OUT` with `-passN` before the extension), to be
     /// measured by what matters (the gnubg-judged error) rather than the held-out error alone.
     #[arg(long)]
     every_pass: bool,
+}
+
+/// The classes `--class` keeps: [`PositionClass`]'s, the races together.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+enum Class {
+    Contact,
+    Crashed,
+    Race,
+}
+
+impl Class {
+    fn of(e: &Example) -> Class {
+        match PositionClass::of(&e.position) {
+            PositionClass::Contact => Class::Contact,
+            PositionClass::Crashed => Class::Crashed,
+            _ => Class::Race,
+        }
+    }
 }
 
 /// The examples held out of one labels folder (every twentieth chunk), and how many times
@@ -196,15 +214,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         nets.contact = widen(&nets.contact, args.contact_hidden, args.seed);
     }
     let (mut train, mut sets) = load(&args.labels)?;
-    if let Some(class) = &args.class {
-        let keep = |e: &Example| {
-            let name = match PositionClass::of(&e.position) {
-                PositionClass::Contact => "contact",
-                PositionClass::Crashed => "crashed",
-                _ => "race",
-            };
-            name == class
-        };
+    if let Some(class) = args.class {
+        let keep = |e: &Example| Class::of(e) == class;
         train.retain(keep);
         for set in &mut sets {
             set.examples.retain(keep);
@@ -269,7 +280,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 args.features,
                 nets.contact.hidden,
                 args.seed,
-                args.class.as_deref().unwrap_or("all")
+                args.class
+                    .map_or("all".into(), |c| format!("{c:?}").to_lowercase())
             );
             if improved {
                 best = err;

@@ -35,10 +35,10 @@ struct Way {
 /// The farthest a roll travels (6-6).
 const FARTHEST: usize = 24;
 
-/// For each distance up to [`FARTHEST`], the ways of travelling it: single dice, both dice
+/// For each distance up to [`NEAR`] (the table's; farther only doubles travel), the ways of travelling it: single dice, both dice
 /// through either intermediate point, and doubles through every intermediate point.
-fn ways() -> &'static [Vec<Way>; FARTHEST + 1] {
-    static WAYS: std::sync::OnceLock<[Vec<Way>; FARTHEST + 1]> = std::sync::OnceLock::new();
+fn ways() -> &'static [Vec<Way>; NEAR + 1] {
+    static WAYS: std::sync::OnceLock<[Vec<Way>; NEAR + 1]> = std::sync::OnceLock::new();
     WAYS.get_or_init(|| {
         std::array::from_fn(|dist| {
             let mut ways = Vec::new();
@@ -151,24 +151,14 @@ pub fn side(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32;
     // their checker on our point a, the point k pips along is bit k of `made >> a`.
     let on = at_least(mine, 1) << 1;
     let made = at_least(mine, 2) << 1;
-    let mut blots = on & !made;
+    let blots = on & !made;
     let occupied = at_least(theirs, 1).reverse_bits() >> 7 | u32::from(their_bar > 0);
     let blocks = at_least(theirs, 2).reverse_bits() >> 7;
     let back = u32::from(bar) + mine[18..].iter().map(|&n| u32::from(n)).sum::<u32>();
     let prime = longest_run(made);
     let home = (made & 0b111_1110).count_ones();
     let table = near();
-    let mut shots: Rolls = 0;
-    while blots != 0 {
-        let b = blots.trailing_zeros() as usize;
-        blots &= blots - 1;
-        let mut attackers = occupied & ((1 << b) - 1);
-        while attackers != 0 {
-            let a = attackers.trailing_zeros() as usize;
-            attackers &= attackers - 1;
-            shots |= covering(table, b - a, made >> a);
-        }
-    }
+    let shots = shots(table, blots, occupied, made);
     // The highest point holding a checker (0: none).
     let rearmost = if bar > 0 {
         25
@@ -197,6 +187,23 @@ fn at_least(counts: &[u8; 24], n: u8) -> u32 {
         mask |= ((tops.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * k);
     }
     mask
+}
+
+/// The rolls on which a checker of `occupied` (bit p: our point p, their bar at 0) hits a
+/// blot of `blots`, past the points `made` closed to it.
+fn shots(table: &[Rolls], mut blots: u32, occupied: u32, made: u32) -> Rolls {
+    let mut shots: Rolls = 0;
+    while blots != 0 {
+        let b = blots.trailing_zeros() as usize;
+        blots &= blots - 1;
+        let mut attackers = occupied & ((1 << b) - 1);
+        while attackers != 0 {
+            let a = attackers.trailing_zeros() as usize;
+            attackers &= attackers - 1;
+            shots |= covering(table, b - a, made >> a);
+        }
+    }
+    shots
 }
 
 /// The longest run of set bits.
@@ -310,18 +317,8 @@ mod tests {
         };
         let made = bits(&|p| mine[p - 1] >= 2, 1);
         let occupied = bits(&|p| theirs_at(p) > 0, 0);
-        let mut blots = bits(&|p| mine[p - 1] == 1, 1);
-        let mut shots: Rolls = 0;
-        while blots != 0 {
-            let b = blots.trailing_zeros() as usize;
-            blots &= blots - 1;
-            let mut attackers = occupied & ((1 << b) - 1);
-            while attackers != 0 {
-                let a = attackers.trailing_zeros() as usize;
-                attackers &= attackers - 1;
-                shots |= rolls_covering(b - a, made >> a);
-            }
-        }
+        let blots = bits(&|p| mine[p - 1] == 1, 1);
+        let shots = shots(near(), blots, occupied, made);
         let rearmost = if bar > 0 {
             Some(25)
         } else {
