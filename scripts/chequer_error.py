@@ -32,8 +32,19 @@ from gnubg_board import equity, finished, mover_equity, results, swap
 DECIDE = "target/release/examples/decide"
 
 
-def positions(n, rng):
-    """Decisions from gnubg 0-ply self-play: (board, d1, d2) with two or more results."""
+def crashed(board):
+    """Whether a side has crashed in contact (Tabula's `efficiency::crashed` with contact):
+    8 or more of its checkers off or on its own one- and two-points while the two sides'
+    rearmost checkers have not passed each other."""
+    backs = [max((i + 1 for i in range(25) if side[i] > 0), default=0) for side in board]
+    if backs[0] + backs[1] <= 25:
+        return False
+    return any(15 - sum(side) + side[0] + side[1] >= 8 for side in board)
+
+
+def positions(n, rng, keep=lambda board: True):
+    """Decisions from gnubg 0-ply self-play: (board, d1, d2) with two or more results, of
+    the boards `keep` admits."""
     found = []
     while len(found) < n:
         board = g.board_from_position_id("4HPwATDgc/ABMA")
@@ -41,7 +52,7 @@ def positions(n, rng):
             d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
             if rng.random() < 0.25:
                 e1, e2 = rng.randint(1, 6), rng.randint(1, 6)
-                if len(results(board, e1, e2)) >= 2:
+                if keep(board) and len(results(board, e1, e2)) >= 2:
                     found.append((board, e1, e2))
             options = results(board, d1, d2)
             if options:
@@ -101,6 +112,12 @@ def main():
         help="with --merge: dumps of another run on the same decisions (other nets, say); "
         "prints each player's paired difference, the merged dumps' error minus these",
     )
+    ap.add_argument(
+        "--crashed",
+        action="store_true",
+        help="only decisions in crashed positions (contact, a side with 8 or more checkers "
+        "off or on its one- and two-points): where the crashed net plays",
+    )
     args = ap.parse_args()
     if args.merge:
         merged = merge(args.merge)
@@ -109,7 +126,7 @@ def main():
         return
     shard, shards = (int(x) for x in args.shard.split("/")) if args.shard else (0, 1)
     rng = random.Random(args.seed)
-    decisions = positions(args.decisions, rng)
+    decisions = positions(args.decisions, rng, crashed if args.crashed else lambda b: True)
     players = {}
     for spec in args.players.split(","):
         weights = ["--weights", args.weights] if args.weights else []
@@ -183,7 +200,8 @@ def main():
     n = len(range(shard, len(decisions), shards))
     nets = args.weights or "the shipped nets"
     part = f" (shard {args.shard})" if args.shard else ""
-    print(f"{n} decisions{part} from gnubg 0-ply self-play, seed {args.seed}; judge gnubg 1-ply; {nets}")
+    kind = " crashed" if args.crashed else ""
+    print(f"{n}{kind} decisions{part} from gnubg 0-ply self-play, seed {args.seed}; judge gnubg 1-ply; {nets}")
     table(errors, n)
 
 

@@ -13,6 +13,10 @@
 //! get small random input weights and zero output weights, so the widened net starts as the
 //! same function.
 //!
+//! `--crashed-net` gives the nets a crashed net of their own (a copy of the contact net, so
+//! they start as the same function) where the starting file has none: from then on the
+//! crashed positions train it and the contact net learns from the rest.
+//!
 //! `--class contact|crashed|race` keeps only the examples of that class
 //! (`tabula_ai::backgammon::efficiency::PositionClass`, the races together), in training and
 //! held out: `--epochs 0` then reports a net's held-out error on that class alone, and a fit
@@ -65,6 +69,9 @@ struct Args {
     /// The run's seed (shuffling, widening).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Split a crashed net off the contact net (a copy of it) if the nets have none.
+    #[arg(long)]
+    crashed_net: bool,
     /// Keep only the examples of this class.
     #[arg(long, value_enum)]
     class: Option<Class>,
@@ -213,6 +220,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if args.contact_hidden > nets.contact.hidden {
         nets.contact = widen(&nets.contact, args.contact_hidden, args.seed);
     }
+    if args.crashed_net && nets.crashed.is_none() {
+        nets = nets.with_crashed_net();
+    }
     let (mut train, mut sets) = load(&args.labels)?;
     if let Some(class) = args.class {
         let keep = |e: &Example| Class::of(e) == class;
@@ -221,10 +231,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             set.examples.retain(keep);
         }
     }
-    let contact = train
-        .iter()
-        .filter(|e| Phase::of(&e.position) == Phase::Contact)
-        .count();
+    let count = |phase: Phase| {
+        train
+            .iter()
+            .filter(|e| Phase::of(&e.position) == phase)
+            .count()
+    };
+    let (contact, crashed) = (count(Phase::Contact), count(Phase::Crashed));
     let mut log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -234,12 +247,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         writeln!(log, "{line}")
     };
     say(format!(
-        "fit {} training examples ({contact} contact), {} held out, from {}",
+        "fit {} training examples ({contact} contact, {crashed} crashed), {} held out, from {}{}",
         train.len(),
         sets.iter()
             .map(|s| s.times * s.examples.len())
             .sum::<usize>(),
-        args.from.display()
+        args.from.display(),
+        if nets.crashed.is_some() {
+            " (with a crashed net)"
+        } else {
+            ""
+        }
     ))?;
     let (mut best, apart) = held_out_errors(&nets, &sets);
     say(format!("start: held-out equity error {best:.4} ({apart})"))?;
@@ -271,7 +289,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .collect();
             let info = format!(
                 "method=fit labels={} passes={epoch} alpha={} decay={} adam_batch={} \
-                 features={} contact_hidden={} seed={} class={} held_out_error={err:.4} \
+                 features={} contact_hidden={} crashed_net={} seed={} class={} held_out_error={err:.4} \
                  from=[{start_info}]",
                 labels.join(","),
                 args.alpha,
@@ -279,6 +297,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 args.adam_batch,
                 args.features,
                 nets.contact.hidden,
+                nets.crashed.is_some(),
                 args.seed,
                 args.class
                     .map_or("all".into(), |c| format!("{c:?}").to_lowercase())

@@ -56,17 +56,14 @@ pub fn save(path: &std::path::Path, info: String, nets: &[(&str, &Net)]) -> std:
     std::fs::rename(tmp, path)
 }
 
-/// Writes backgammon's `nets` (contact and race) with `info` to `path` ([`save`]).
+/// Writes backgammon's `nets` (contact, race, and crashed where there is one) with `info` to
+/// `path` ([`save`]).
 pub fn save_backgammon(
     path: &std::path::Path,
     nets: &NeuralEvaluator,
     info: String,
 ) -> std::io::Result<()> {
-    save(
-        path,
-        info,
-        &[("contact", &nets.contact), ("race", &nets.race)],
-    )
+    save(path, info, &nets.named_nets())
 }
 
 /// Writes the Never-Finishing net with `info` to `path` ([`save`]).

@@ -88,6 +88,15 @@ pub struct FitReport {
     pub floor: f64,
 }
 
+/// The most hidden units of any of the nets.
+fn widest(nets: &NeuralEvaluator) -> usize {
+    nets.named_nets()
+        .iter()
+        .map(|(_, net)| net.hidden)
+        .max()
+        .unwrap_or(0)
+}
+
 /// Fits `nets` to `examples` by `epochs` passes of plain SGD (step `alpha` per example), in
 /// an order shuffled from `seed`; returns the last pass's report.
 pub fn fit(
@@ -100,7 +109,7 @@ pub fn fit(
     let mut order: Vec<usize> = (0..examples.len()).collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut inputs = Inputs::new();
-    let mut h = vec![0.0f32; nets.contact.hidden.max(nets.race.hidden)];
+    let mut h = vec![0.0f32; widest(nets)];
     let mut report = FitReport {
         loss: 0.0,
         floor: 0.0,
@@ -111,10 +120,7 @@ pub fn fit(
         for &i in &order {
             let ex = &examples[i];
             nets.encoding.encode(&ex.position, &mut inputs);
-            let net = match Phase::of(&ex.position) {
-                Phase::Contact => &mut nets.contact,
-                Phase::Race => &mut nets.race,
-            };
+            let net = nets.net_mut(Phase::of(&ex.position));
             loss += f64::from(net.sgd_step(&inputs, &ex.target, alpha, &mut h));
             floor += entropy(&ex.target);
         }
@@ -209,14 +215,19 @@ impl Moments {
 /// Adam's bias-corrected first steps move every weight by about the step size, which undoes
 /// part of the previous pass: the fits of generations 1 to 7 did so.)
 pub struct Adam {
-    moments: [Moments; 2],
+    /// One per net, in slot order ([`NeuralEvaluator::slot`]).
+    moments: Vec<Moments>,
 }
 
 impl Adam {
     /// Adam's state for `nets`, no step taken.
     pub fn new(nets: &NeuralEvaluator) -> Adam {
         Adam {
-            moments: [Moments::new(&nets.contact), Moments::new(&nets.race)],
+            moments: nets
+                .named_nets()
+                .into_iter()
+                .map(|(_, net)| Moments::new(net))
+                .collect(),
         }
     }
 
@@ -232,33 +243,29 @@ impl Adam {
     ) -> FitReport {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut inputs = Inputs::new();
-        let mut h = vec![0.0f32; nets.contact.hidden.max(nets.race.hidden)];
+        let mut h = vec![0.0f32; widest(nets)];
         let moments = &mut self.moments;
-        let by_phase: [Vec<usize>; 2] = [Phase::Contact, Phase::Race].map(|phase| {
-            (0..examples.len())
-                .filter(|&i| Phase::of(&examples[i].position) == phase)
-                .collect()
-        });
+        let mut by_net: Vec<Vec<usize>> = vec![Vec::new(); moments.len()];
+        for (i, ex) in examples.iter().enumerate() {
+            by_net[nets.slot(Phase::of(&ex.position))].push(i);
+        }
         let batch = batch.max(1);
-        // Batches of one phase each, the phases' batches interleaved at random.
+        // Batches of one net each, the nets' batches interleaved at random.
         let mut batches: Vec<(usize, Vec<usize>)> = Vec::new();
-        for (k, idx) in by_phase.iter().enumerate() {
+        for (k, idx) in by_net.iter().enumerate() {
             let mut idx = idx.clone();
             idx.shuffle(&mut rng);
             batches.extend(idx.chunks(batch).map(|c| (k, c.to_vec())));
         }
         batches.shuffle(&mut rng);
         let (mut loss, mut floor) = (0.0f64, 0.0f64);
+        let encoding = nets.encoding;
         for (k, members) in &batches {
-            let net = if *k == 0 {
-                &mut nets.contact
-            } else {
-                &mut nets.race
-            };
+            let net = nets.nets_mut().swap_remove(*k);
             let scale = 1.0 / members.len() as f32;
             for &i in members {
                 let ex = &examples[i];
-                nets.encoding.encode(&ex.position, &mut inputs);
+                encoding.encode(&ex.position, &mut inputs);
                 loss += f64::from(net.accumulate_gradient(
                     &inputs,
                     &ex.target,

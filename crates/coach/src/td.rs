@@ -206,29 +206,26 @@ pub fn train_batch<N: TdNets>(nets: &mut N, config: &TdConfig, first: u64) -> Ba
     }
 }
 
-/// Backgammon's nets: the contact net (0) and the race net (1); a game ends at the last
+/// Backgammon's nets: the contact net (0), the race net (1) and the crashed net (2) where
+/// there is one ([`NeuralEvaluator::slot`]); a game ends at the last
 /// checker borne off, positions the bear-off database answers are not examples.
 impl TdNets for NeuralEvaluator {
     type Rules = BackgammonRules;
     const MAX_PLIES: usize = usize::MAX;
 
     fn nets(&self) -> Vec<&Net> {
-        vec![&self.contact, &self.race]
+        self.named_nets().into_iter().map(|(_, net)| net).collect()
     }
 
     fn nets_mut(&mut self) -> Vec<&mut Net> {
-        vec![&mut self.contact, &mut self.race]
+        NeuralEvaluator::nets_mut(self)
     }
 
     fn example(&self, pos: &Position) -> Option<(Inputs, usize)> {
         NeuralEvaluator::exact(pos).is_none().then(|| {
             let mut inputs = Inputs::new();
             self.encoding.encode(pos, &mut inputs);
-            let net = match Phase::of(pos) {
-                Phase::Contact => 0,
-                Phase::Race => 1,
-            };
-            (inputs, net)
+            (inputs, self.slot(Phase::of(pos)))
         })
     }
 

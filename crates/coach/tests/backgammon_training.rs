@@ -115,3 +115,67 @@ fn adam_fits_two_ply_labels_and_lowers_the_loss_deterministically() {
     // The same arguments give the same weights.
     assert_eq!(run().0.contact, fitted.contact);
 }
+
+/// Positions of random play with nobody finished, seen from the player on roll.
+fn random_positions(n: usize, seed: u64) -> Vec<Position> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut gen = tabula_tables::MoveGen::new();
+    let (mut out, mut pos) = (Vec::new(), Position::START);
+    while out.len() < n {
+        if pos.mover_off() == 15 || pos.opponent_off() == 15 {
+            pos = Position::START;
+            continue;
+        }
+        out.push(pos);
+        let dice = tabula_core::Dice::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).unwrap();
+        let plays = gen.positions(&pos, dice);
+        if !plays.is_empty() {
+            pos = plays[rng.gen_range(0..plays.len())];
+        }
+        pos = pos.flip();
+    }
+    out
+}
+
+#[test]
+fn a_crashed_net_learns_from_the_crashed_positions_alone() {
+    use tabula_ai::backgammon::nn::Phase;
+    let nets = td::fresh(16, 8, 3).with_crashed_net();
+    let examples = |phase: Phase| -> Vec<Example> {
+        random_positions(20_000, 6)
+            .into_iter()
+            .filter(|p| Phase::of(p) == phase && NeuralEvaluator::exact(p).is_none())
+            .take(40)
+            .map(|position| Example {
+                position,
+                target: [0.8, 0.3, 0.05, 0.1, 0.0],
+            })
+            .collect()
+    };
+    let crashed = examples(Phase::Crashed);
+    assert_eq!(crashed.len(), 40);
+    let mut fitted = nets.clone();
+    let first = supervised::fit_adam(&mut fitted, &crashed, 1, 0.01, 8, 1);
+    let last = supervised::fit_adam(&mut fitted, &crashed, 20, 0.01, 8, 2);
+    assert!(last.loss < first.loss, "{} >= {}", last.loss, first.loss);
+    // Only the crashed net moved; the contact net it was copied from did not.
+    assert_eq!(fitted.contact, nets.contact);
+    assert_eq!(fitted.race, nets.race);
+    assert_ne!(fitted.crashed, nets.crashed);
+    // Contact positions train the contact net and leave the crashed net as it was, by SGD
+    // as by Adam.
+    let contact = examples(Phase::Contact);
+    let mut sgd = fitted.clone();
+    supervised::fit(&mut sgd, &contact, 2, 0.01, 3);
+    assert_ne!(sgd.contact, fitted.contact);
+    assert_eq!(sgd.crashed, fitted.crashed);
+    // The saved file holds the three nets and reads back the same.
+    let dir = std::env::temp_dir().join(format!("tabula-crashed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("three.tnn");
+    tabula_coach::save_backgammon(&path, &sgd, "test".into()).unwrap();
+    let back = NeuralEvaluator::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(back.crashed, sgd.crashed);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

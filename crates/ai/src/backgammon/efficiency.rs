@@ -52,7 +52,7 @@ impl PositionClass {
                 p if p > 45 => PositionClass::MiddleRace,
                 _ => PositionClass::ShortRace,
             }
-        } else if crashed_mover(pos) || crashed_mover(&pos.flip()) {
+        } else if crashed(pos) {
             PositionClass::Crashed
         } else {
             PositionClass::Contact
@@ -83,10 +83,13 @@ impl PositionClass {
     }
 }
 
-/// Whether the side on roll in `pos` has crashed: 8 or more checkers off or on its own one-
-/// and two-points.
-fn crashed_mover(pos: &Position) -> bool {
+/// Whether a side of `pos` has crashed: 8 or more of its checkers off or on its own one- and
+/// two-points (the player on roll's points 1 and 2, the opponent's 24 and 23). The class of
+/// [`PositionClass::Crashed`] where the checkers are still in contact, and the position the
+/// crashed net judges (`nn::Phase::Crashed`).
+pub fn crashed(pos: &Position) -> bool {
     pos.mover_off() + pos.mover_on(1) + pos.mover_on(2) >= 8
+        || pos.opponent_off() + pos.opponent_on(24) + pos.opponent_on(23) >= 8
 }
 
 /// Which cube efficiency a cube formula uses.

@@ -4,8 +4,8 @@
 //! The per-point encoding ([`super::encode`]) gives each point of each side four inputs from
 //! that point's checker count alone, and each side three counts (bar, off, pips). So the
 //! inputs of two positions differ only at the points whose counts differ and at the counts:
-//! after the first position of a phase has its hidden sums computed in full, every later one
-//! of that phase starts from those sums and adds the rows of its differences (a play moves
+//! after the first position a net judges has its hidden sums computed in full, every later one
+//! for that net starts from those sums and adds the rows of its differences (a play moves
 //! two to four checkers: some ten rows instead of forty-odd). Finished boards and the
 //! bear-off database's positions keep their exact answers. Nets that read the hand-crafted
 //! features ([`Encoding::Features`]) count them for every position (they change across the
@@ -116,7 +116,7 @@ fn differences(from: &[Side; 2], to: &[Side; 2], mut row: impl FnMut(usize, f32)
 /// The hand-crafted feature inputs of a position (zero for nets without them).
 type Features = [f32; 2 * features::PER_SIDE];
 
-/// The first position of a phase in a batch: its sides, features and hidden sums.
+/// The first position a net judges in a batch: its sides, features and hidden sums.
 struct Base {
     sides: [Side; 2],
     features: Features,
@@ -129,7 +129,7 @@ impl NeuralEvaluator {
     pub fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Probabilities>) {
         out.clear();
         let with_features = self.encoding == Encoding::Features;
-        let mut bases: [Option<Base>; 2] = [None, None];
+        let mut bases: [Option<Base>; 3] = [None, None, None];
         let mut sums = Vec::new();
         let mut inputs = Inputs::new();
         for pos in positions {
@@ -139,7 +139,7 @@ impl NeuralEvaluator {
             }
             let phase = Phase::of(pos);
             let net = self.net(phase);
-            let slot = &mut bases[usize::from(phase == Phase::Race)];
+            let slot = &mut bases[self.slot(phase)];
             let s = sides(pos);
             let f: Features = if with_features {
                 let on_points =
@@ -225,9 +225,22 @@ mod tests {
             Encoding::Features => Encoding::Points,
         };
         let random = NeuralEvaluator::random(other, shipped.contact.hidden, shipped.race.hidden, 5);
-        for nets in [shipped, &random] {
+        // And the shipped nets with a crashed net of random weights (a third base).
+        let mut split = shipped.clone();
+        split.crashed = Some(crate::nn::net::Net::random_with_inputs(
+            shipped.encoding.inputs(),
+            shipped.contact.hidden,
+            7,
+        ));
+        for nets in [shipped, &random, &split] {
             assert_batch_equals_one_at_a_time(nets);
         }
+        let crashed = batches()
+            .iter()
+            .flatten()
+            .filter(|p| Phase::of(p) == Phase::Crashed && NeuralEvaluator::exact(p).is_none())
+            .count();
+        assert!(crashed > 0, "the batches hold no crashed position");
     }
 
     fn assert_batch_equals_one_at_a_time(nets: &NeuralEvaluator) {

@@ -1,11 +1,11 @@
 //! The neural evaluator: multilayer perceptrons trained by the coach (`tabula-coach`),
-//! one per game phase (contact and race), that give the five cubeless chances of the player
-//! on roll. Exact bear-off positions keep the one-sided database, finished boards their
+//! one per game phase (contact, race, and optionally crashed), that give the five cubeless
+//! chances of the player on roll. Exact bear-off positions keep the one-sided database, finished boards their
 //! result.
 //!
 //! - [`encode`]: the inputs, a per-point encoding of both sides plus a few counts, and
 //!   optionally the hand-crafted [`features`];
-//! - [`file`]: the contact and race nets in the shared weights file;
+//! - [`file`]: the contact, race and (optional) crashed nets in the shared weights file;
 //! - [`batch`]: many positions at once, the first layer updated incrementally;
 //! - [`NeuralEvaluator`]: the [`Evaluator`] on top.
 //!
@@ -28,8 +28,12 @@ use tabula_tables::{Position, CHECKERS};
 /// Which net judges a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
-    /// Some checkers of the two sides must still pass each other.
+    /// Some checkers of the two sides must still pass each other, neither side crashed.
     Contact,
+    /// Contact, and a side has crashed: 8 or more of its checkers off or on its own one- and
+    /// two-points ([`crate::backgammon::efficiency::crashed`]). Judged by the crashed net
+    /// where the weights have one, by the contact net otherwise.
+    Crashed,
     /// A pure race, not yet in the bear-off database.
     Race,
 }
@@ -39,6 +43,8 @@ impl Phase {
     pub fn of(pos: &Position) -> Phase {
         if pos.is_race() {
             Phase::Race
+        } else if crate::backgammon::efficiency::crashed(pos) {
+            Phase::Crashed
         } else {
             Phase::Contact
         }
@@ -52,7 +58,10 @@ pub struct NeuralEvaluator {
     pub contact: Net,
     /// The race net.
     pub race: Net,
-    /// The inputs both nets read.
+    /// The crashed net, where the weights have one (crashed positions go to the contact net
+    /// otherwise).
+    pub crashed: Option<Net>,
+    /// The inputs the nets read.
     pub encoding: encode::Encoding,
 }
 
@@ -90,11 +99,13 @@ impl NeuralEvaluator {
         };
         let contact = take("contact")?;
         let race = take("race")?;
+        let crashed = take("crashed").ok();
         let encoding = encode::Encoding::of_inputs(contact.inputs())
             .expect("file::read admits only the backgammon encodings");
         Ok(NeuralEvaluator {
             contact,
             race,
+            crashed,
             encoding,
         })
     }
@@ -111,16 +122,58 @@ impl NeuralEvaluator {
         NeuralEvaluator {
             contact: Net::random_with_inputs(n, contact_hidden, seed),
             race: Net::random_with_inputs(n, race_hidden, seed.wrapping_add(1)),
+            crashed: None,
             encoding,
         }
+    }
+
+    /// The same nets with a crashed net of their own, a copy of the contact net (the start
+    /// of its training: it begins as the same function).
+    pub fn with_crashed_net(mut self) -> NeuralEvaluator {
+        self.crashed = Some(self.contact.clone());
+        self
     }
 
     /// The net for `phase`.
     pub fn net(&self, phase: Phase) -> &Net {
         match phase {
             Phase::Contact => &self.contact,
+            Phase::Crashed => self.crashed.as_ref().unwrap_or(&self.contact),
             Phase::Race => &self.race,
         }
+    }
+
+    /// The net for `phase`, to be trained.
+    pub fn net_mut(&mut self, phase: Phase) -> &mut Net {
+        match phase {
+            Phase::Contact => &mut self.contact,
+            Phase::Crashed => self.crashed.as_mut().unwrap_or(&mut self.contact),
+            Phase::Race => &mut self.race,
+        }
+    }
+
+    /// Which of [`NeuralEvaluator::named_nets`] judges `phase`: 0 contact, 1 race, 2 crashed
+    /// (0 where there is no crashed net).
+    pub fn slot(&self, phase: Phase) -> usize {
+        match phase {
+            Phase::Contact => 0,
+            Phase::Race => 1,
+            Phase::Crashed => 2 * usize::from(self.crashed.is_some()),
+        }
+    }
+
+    /// The nets with their names in the weights file, in slot order ([`NeuralEvaluator::slot`]).
+    pub fn named_nets(&self) -> Vec<(&'static str, &Net)> {
+        let mut nets = vec![("contact", &self.contact), ("race", &self.race)];
+        nets.extend(self.crashed.as_ref().map(|n| ("crashed", n)));
+        nets
+    }
+
+    /// The nets in slot order, to be trained.
+    pub fn nets_mut(&mut self) -> Vec<&mut Net> {
+        let mut nets = vec![&mut self.contact, &mut self.race];
+        nets.extend(self.crashed.as_mut());
+        nets
     }
 
     /// The exact chances where they are known without a net: a finished board, or a race

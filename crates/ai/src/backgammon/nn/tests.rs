@@ -239,3 +239,89 @@ fn the_shipped_weights_write_back_to_the_same_bytes() {
     let weights = file::read(super::SHIPPED).unwrap();
     assert_eq!(file::write(&weights).unwrap(), super::SHIPPED);
 }
+
+/// Random nets (small, the per-point encoding) with a crashed net of their own whose weights
+/// differ from the contact net's.
+fn nets_with_a_crashed_net() -> NeuralEvaluator {
+    let mut nets = NeuralEvaluator::random(encode::Encoding::Points, 8, 8, 3);
+    nets.crashed = Some(Net::random(8, 11));
+    nets
+}
+
+#[test]
+fn the_crashed_net_is_chosen_exactly_for_crashed_positions() {
+    let nets = nets_with_a_crashed_net();
+    let crashed_net = nets.crashed.as_ref().unwrap();
+    let (mut crashed, mut other) = (0, 0);
+    let mut batch = Vec::new();
+    let positions: Vec<Position> = random_positions(20_000, 4)
+        .into_iter()
+        .filter(|p| NeuralEvaluator::exact(p).is_none())
+        .collect();
+    nets.evaluate_batch(&positions, &mut batch);
+    for (pos, in_batch) in positions.iter().zip(&batch) {
+        let mut inputs = Inputs::new();
+        encode(pos, &mut inputs);
+        let by = |net: &Net| probabilities(net.forward(&inputs), pos);
+        let got = nets.evaluate(pos);
+        // The class by its definition, counted here point by point from the counts.
+        let [mine, theirs] = pos.to_counts();
+        let side_crashed = |c: &[u8; 25], off: u8| off + c[0] + c[1] >= 8;
+        let is_crashed = !pos.is_race()
+            && (side_crashed(&mine, pos.mover_off()) || side_crashed(&theirs, pos.opponent_off()));
+        assert_eq!(Phase::of(pos) == Phase::Crashed, is_crashed, "{pos:?}");
+        let want = if is_crashed {
+            crashed += 1;
+            by(crashed_net)
+        } else {
+            other += 1;
+            by(nets.net(Phase::of(pos)))
+        };
+        assert_eq!(got, want, "{pos:?}");
+        assert!((got.equity() - in_batch.equity()).abs() < 1e-5, "{pos:?}");
+        if !pos.is_race() {
+            // A contact position judged by the other contact-class net would differ.
+            let wrong = if is_crashed {
+                &nets.contact
+            } else {
+                crashed_net
+            };
+            assert_ne!(got, by(wrong), "{pos:?}");
+        }
+    }
+    assert!(
+        crashed >= 100 && other >= 1_000,
+        "{crashed} crashed, {other} other"
+    );
+}
+
+#[test]
+fn weights_without_a_crashed_net_judge_crashed_positions_by_the_contact_net() {
+    let mut nets = nets_with_a_crashed_net();
+    let bytes = file::write(&Weights {
+        info: "three nets".into(),
+        nets: nets
+            .named_nets()
+            .into_iter()
+            .map(|(n, net)| (n.to_string(), net.clone()))
+            .collect(),
+    })
+    .unwrap();
+    let read = NeuralEvaluator::from_bytes(&bytes).unwrap();
+    assert_eq!(read.crashed, nets.crashed);
+    nets.crashed = None;
+    let pos = random_positions(20_000, 4)
+        .into_iter()
+        .find(|p| Phase::of(p) == Phase::Crashed && NeuralEvaluator::exact(p).is_none())
+        .expect("random play crashes a board");
+    assert_eq!(nets.slot(Phase::Crashed), nets.slot(Phase::Contact));
+    assert_eq!(nets.evaluate(&pos), {
+        let mut inputs = Inputs::new();
+        encode(&pos, &mut inputs);
+        probabilities(nets.contact.forward(&inputs), &pos)
+    });
+    // The split starts as the same function.
+    let split = nets.clone().with_crashed_net();
+    assert_eq!(split.evaluate(&pos), nets.evaluate(&pos));
+    assert_eq!(split.slot(Phase::Crashed), 2);
+}
