@@ -116,36 +116,21 @@ fn adam_fits_two_ply_labels_and_lowers_the_loss_deterministically() {
     assert_eq!(run().0.contact, fitted.contact);
 }
 
-/// Positions of random play with nobody finished, seen from the player on roll.
-fn random_positions(n: usize, seed: u64) -> Vec<Position> {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut gen = tabula_tables::MoveGen::new();
-    let (mut out, mut pos) = (Vec::new(), Position::START);
-    while out.len() < n {
-        if pos.mover_off() == 15 || pos.opponent_off() == 15 {
-            pos = Position::START;
-            continue;
-        }
-        out.push(pos);
-        let dice = tabula_core::Dice::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).unwrap();
-        let plays = gen.positions(&pos, dice);
-        if !plays.is_empty() {
-            pos = plays[rng.gen_range(0..plays.len())];
-        }
-        pos = pos.flip();
-    }
-    out
-}
-
 #[test]
 fn a_crashed_net_learns_from_the_crashed_positions_alone() {
     use tabula_ai::backgammon::nn::Phase;
     let nets = td::fresh(16, 8, 3).with_crashed_net();
+    // Positions as the labeller samples them (sample_chunk: only positions a net answers).
+    let cfg = SampleConfig {
+        per_chunk: 4_000,
+        ..SampleConfig::default()
+    };
+    let positions = sample_chunk(&nets, &cfg, 0);
     let examples = |phase: Phase| -> Vec<Example> {
-        random_positions(20_000, 6)
-            .into_iter()
-            .filter(|p| Phase::of(p) == phase && NeuralEvaluator::exact(p).is_none())
+        positions
+            .iter()
+            .copied()
+            .filter(|p| Phase::of(p) == phase)
             .take(40)
             .map(|position| Example {
                 position,

@@ -1,7 +1,7 @@
 //! The neural evaluator: multilayer perceptrons trained by the coach (`tabula-coach`),
 //! one per game phase (contact, race, and optionally crashed), that give the five cubeless
-//! chances of the player on roll. Exact bear-off positions keep the one-sided database, finished boards their
-//! result.
+//! chances of the player on roll. Exact bear-off positions keep the one-sided database,
+//! finished boards their result.
 //!
 //! - [`encode`]: the inputs, a per-point encoding of both sides plus a few counts, and
 //!   optionally the hand-crafted [`features`];
