@@ -13,7 +13,7 @@
 
 use crate::backgammon::{Evaluator, Probabilities};
 use crate::study::filter::Filter;
-use crate::study::nply::{best_play_0ply, chances_pair};
+use crate::study::nply::{best_play_0ply, best_plays_0ply, chances_pair};
 use crate::Level;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -167,10 +167,10 @@ fn on_roll(eval: &impl Evaluator, plays: &mut impl Plays, pos: &Position, plies:
         return eval.evaluate(pos).equity();
     }
     let mut total = 0.0;
-    for dice in Dice::all() {
+    for (dice, best) in Dice::all().zip(best_plays_0ply(eval, plays, pos)) {
         // The mover's best play at 0-ply minimises the opponent's equity on roll after it.
         // With no play the turn passes and the opponent is on roll in the same position.
-        let next = best_play_0ply(eval, plays, pos, dice).map_or(*pos, |(play, _)| play);
+        let next = best.map_or(*pos, |(play, _)| play);
         let ours = -on_roll(eval, plays, &next.flip(), plies - 1);
         total += ours * dice.weight() as f32;
     }

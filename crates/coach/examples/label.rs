@@ -9,6 +9,9 @@
 //!     --plies 2 --threads 1
 //! ```
 //!
+//! `--blend` labels each position by the mean of its `--plies` and `--plies - 1` chances
+//! (`tabula_coach::label::label_position_blended`).
+//!
 //! `--kinds` keeps only positions of the kinds the nets misjudge (`tabula_coach::kinds`);
 //! `--rollout N` labels each by a variance-reduced rollout of N trials (seeded by the run's
 //! seed, the chunk and the record) instead of the n-ply chances. Both are written to the
@@ -58,6 +61,10 @@ struct Args {
     /// Label by rollouts of this many trials instead of n-ply chances.
     #[arg(long)]
     rollout: Option<u32>,
+    /// Label by the mean of the chances at `--plies` and one ply less (one search gives
+    /// both).
+    #[arg(long)]
+    blend: bool,
 }
 
 fn chunk_path(dir: &Path, index: u64) -> PathBuf {
@@ -89,6 +96,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let depth = match args.rollout {
         Some(trials) => format!("rollout: {trials} trials, variance reduction\n"),
+        None if args.blend => format!(
+            "plies: {} and {}, the mean (blended)\n",
+            args.plies,
+            args.plies.saturating_sub(1)
+        ),
         None => format!("plies: {}\n", args.plies),
     };
     let mut manifest = format!(
@@ -136,6 +148,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         Some(trials) => {
                             let seed = args.seed ^ (c << 20) ^ i as u64;
                             label::label_by_rollout(&nets, &position, trials, seed)
+                        }
+                        None if args.blend => {
+                            label::label_position_blended(&nets, &mut gen, &position, args.plies)
                         }
                         None => label::label_position(&nets, &mut gen, &position, args.plies),
                     },

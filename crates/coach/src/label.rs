@@ -172,6 +172,18 @@ pub fn label_position(
     to_array(&nply::chances(nets, gen, pos, plies)).map(|p| p.clamp(0.0, 1.0))
 }
 
+/// The mean of the `plies`-ply and `(plies - 1)`-ply chances ([`nply::chances_blended`], the
+/// strong bot's valuation of its closest plays), as a target: one search of the deeper
+/// depth gives both, and an odd and an even depth err in opposite directions.
+pub fn label_position_blended(
+    nets: &NeuralEvaluator,
+    gen: &mut MoveGen,
+    pos: &Position,
+    plies: u32,
+) -> [f32; OUTPUTS] {
+    to_array(&nply::chances_blended(nets, gen, pos, plies)).map(|p| p.clamp(0.0, 1.0))
+}
+
 /// The bytes of a chunk file holding `records`.
 pub fn write_chunk(records: &[Labelled]) -> Vec<u8> {
     let mut out = Vec::with_capacity(8 + 8 + records.len() * RECORD + 32);
@@ -278,6 +290,20 @@ mod tests {
         }
         // The start is close to even for the player on roll.
         assert!((0.4..0.6).contains(&t[0]), "{t:?}");
+    }
+
+    #[test]
+    fn a_blended_label_is_the_mean_of_two_depths() {
+        let nets = NeuralEvaluator::shipped();
+        let pos = Position::START;
+        let blended = label_position_blended(nets, &mut MoveGen::new(), &pos, 1);
+        let one = label_position(nets, &mut MoveGen::new(), &pos, 1);
+        let zero = label_position(nets, &mut MoveGen::new(), &pos, 0);
+        for k in 0..OUTPUTS {
+            assert!((blended[k] - (one[k] + zero[k]) / 2.0).abs() < 1e-6, "{k}");
+        }
+        // Not the same as either depth alone (the opening's 0- and 1-ply chances differ).
+        assert!((blended[0] - one[0]).abs() > 1e-4, "{blended:?} {one:?}");
     }
 
     #[test]

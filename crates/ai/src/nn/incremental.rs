@@ -42,6 +42,45 @@ impl Net {
         }
     }
 
+    /// The five outputs of the position whose hidden pre-activations are `base` (length
+    /// `hidden`) plus `delta` times input `i`'s row for each `(i, delta)` of `rows`: the
+    /// additions, the sigmoid and the output layer in one pass. The AVX2 kernel keeps 64
+    /// sums in registers while it adds every row, so the sums are read once and never
+    /// written back; the portable path adds the rows to a copy. `base` is left as it was.
+    pub fn forward_from(&self, base: &[f32], rows: &[(usize, f32)]) -> [f32; OUTPUTS] {
+        match kernel() {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2
+                if base.len() == self.hidden
+                    && self.hidden.is_multiple_of(8)
+                    && self.w2.len() == OUTPUTS * self.hidden
+                    && rows.iter().all(|&(i, _)| i < self.inputs()) =>
+            {
+                // SAFETY: `kernel()` answers Avx2 only where the processor has AVX2 and FMA;
+                // `base` holds `hidden` floats (a multiple of 8), `w2` five rows of `hidden`,
+                // and every row index is inside `w1` (all checked just above).
+                unsafe { avx2::forward_from(self, base, rows) }
+            }
+            _ => self.forward_from_portable(base, rows),
+        }
+    }
+
+    /// [`Net::forward_from`] on the portable path (the reference the kernel is tested
+    /// against).
+    pub fn forward_from_portable(&self, base: &[f32], rows: &[(usize, f32)]) -> [f32; OUTPUTS] {
+        let mut sums = base.to_vec();
+        for &(i, v) in rows {
+            let row = &self.w1[i * self.hidden..(i + 1) * self.hidden];
+            for (s, w) in sums.iter_mut().zip(row) {
+                *s += v * w;
+            }
+        }
+        for x in sums.iter_mut() {
+            *x = sigmoid(*x);
+        }
+        self.output_layer(&sums)
+    }
+
     /// The five outputs from the hidden pre-activations `sums`.
     pub fn from_pre_activations(&self, sums: &[f32]) -> [f32; OUTPUTS] {
         match kernel() {
@@ -89,6 +128,54 @@ mod avx2 {
                 _mm256_fmadd_ps(vv, _mm256_loadu_ps(row.as_ptr().add(j)), _mm256_loadu_ps(s)),
             );
         }
+    }
+
+    /// Hidden units kept in registers at a time by [`forward_from`].
+    const BLOCK: usize = 64;
+
+    /// [`Net::forward_from`]: for each block of up to 64 hidden units, the base's sums
+    /// loaded into registers, every row added, the sigmoid taken and multiplied into the
+    /// five output sums.
+    ///
+    /// # Safety
+    /// AVX2 and FMA; `base` of `net.hidden` floats (a multiple of 8), `net.w2` five rows of
+    /// `net.hidden`, every row index below `net.inputs()`.
+    #[target_feature(enable = "avx2,fma")]
+    pub unsafe fn forward_from(net: &Net, base: &[f32], rows: &[(usize, f32)]) -> [f32; OUTPUTS] {
+        let hidden = net.hidden;
+        let (w1, w2) = (net.w1.as_ptr(), net.w2.as_ptr());
+        let mut out_acc = [_mm256_setzero_ps(); OUTPUTS];
+        let mut start = 0;
+        while start < hidden {
+            let lanes = (hidden - start).min(BLOCK) / 8;
+            let mut acc = [_mm256_setzero_ps(); BLOCK / 8];
+            for (k, a) in acc.iter_mut().enumerate().take(lanes) {
+                *a = _mm256_loadu_ps(base.as_ptr().add(start + 8 * k));
+            }
+            for &(i, v) in rows {
+                let row = w1.add(i * hidden + start);
+                let vv = _mm256_set1_ps(v);
+                for (k, a) in acc.iter_mut().enumerate().take(lanes) {
+                    *a = _mm256_fmadd_ps(vv, _mm256_loadu_ps(row.add(8 * k)), *a);
+                }
+            }
+            for (k, a) in acc.iter().enumerate().take(lanes) {
+                let h = avx2_sigmoid8(*a);
+                for (o, oa) in out_acc.iter_mut().enumerate() {
+                    *oa = _mm256_fmadd_ps(
+                        h,
+                        _mm256_loadu_ps(w2.add(o * hidden + start + 8 * k)),
+                        *oa,
+                    );
+                }
+            }
+            start += 8 * lanes;
+        }
+        let mut out = net.b2;
+        for (o, a) in out.iter_mut().zip(out_acc) {
+            *o = sigmoid(*o + avx2_sum8(a));
+        }
+        out
     }
 
     /// The five outputs from the pre-activations: the sigmoid of eight hidden units at a

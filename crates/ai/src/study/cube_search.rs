@@ -32,7 +32,7 @@
 //! included), returned per unit of the root's cube; match values are match-winning chances.
 //! Beavers are not searched (the bots take instead, `crate::backgammon::cube`).
 
-use super::nply::{add_weighted, best_play_0ply, is_over};
+use super::nply::{add_weighted, best_plays_0ply, is_over};
 use crate::backgammon::cube::{CubeState, Stakes};
 use crate::backgammon::cubeful::{money_equity_with, Owner};
 use crate::backgammon::efficiency::Efficiency;
@@ -262,10 +262,9 @@ impl<E: Evaluator, P: Plays> Search<'_, E, P> {
         let theirs: Vec<Node> = nodes.iter().map(|n| n.flip()).collect();
         let mut chances = Probabilities::default();
         let mut values = vec![0.0; nodes.len()];
-        for dice in Dice::all() {
+        for (dice, best) in Dice::all().zip(best_plays_0ply(self.eval, self.plays, pos)) {
             let w = dice.weight() as f32 / 36.0;
             // With no legal play the turn passes: the opponent is on roll in the same position.
-            let best = best_play_0ply(self.eval, self.plays, pos, dice);
             let next = best.map_or(*pos, |(p, _)| p);
             let known = best.map(|(_, chances)| chances);
             let (p, v) = self.decided(&next.flip(), known, &theirs, plies - 1);

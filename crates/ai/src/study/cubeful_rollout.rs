@@ -24,7 +24,7 @@
 //! - **No early stop in bear-offs.** The bear-off database's chances are cubeless; a trial
 //!   with the cube in play is played to its end, where the cube can still turn.
 
-use super::nply::{best_play_0ply, is_over};
+use super::nply::{best_play_0ply, best_plays_0ply, is_over};
 use super::rollout::{trial_dice, RolloutConfig, MAX_PLIES};
 use super::sums::{run_blocks, Sums};
 use crate::backgammon::cube::{self, Answer, CubeState, Stakes};
@@ -257,8 +257,9 @@ fn trial<E: Evaluator, P: Plays>(
         let next = if config.variance_reduction {
             let mut mean = 0.0;
             let mut got = None;
-            for d in Dice::all() {
-                let (after, theirs) = match best_play_0ply(eval, plays, &pos, d) {
+            let best = best_plays_0ply(eval, plays, &pos);
+            for (d, best) in Dice::all().zip(best) {
+                let (after, theirs) = match best {
                     Some(x) => x,
                     None => (pos, eval.evaluate(&pos.flip())),
                 };

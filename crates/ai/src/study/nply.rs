@@ -33,15 +33,19 @@ pub fn luck_0ply(
     dice: Dice,
     score: impl Fn(&Probabilities) -> f32,
 ) -> f32 {
-    let mut after_roll = |d: Dice| {
-        best_play_0ply(eval, plays, pos, d)
-            .map_or_else(|| eval.evaluate(&pos.flip()).flip(), |(_, t)| t.flip())
+    let after_roll = |best: Option<(Position, Probabilities)>| {
+        best.map_or_else(|| eval.evaluate(&pos.flip()).flip(), |(_, t)| t.flip())
     };
     let mut mean = 0.0;
-    for d in Dice::all() {
-        mean += score(&after_roll(d)) * d.weight() as f32 / 36.0;
+    let mut rolled = 0.0;
+    for (d, best) in Dice::all().zip(best_plays_0ply(eval, plays, pos)) {
+        let value = score(&after_roll(best));
+        mean += value * d.weight() as f32 / 36.0;
+        if d == dice {
+            rolled = value;
+        }
     }
-    score(&after_roll(dice)) - mean
+    rolled - mean
 }
 
 /// The best play of the mover of `pos` with `dice` at 0-ply (the one that leaves the
@@ -74,6 +78,47 @@ pub fn best_play_0ply(
     })
 }
 
+/// The best 0-ply play of the mover of `pos` for each of the 21 rolls, in [`Dice::all`]'s
+/// order, with the opponent's chances after it ([`best_play_0ply`]'s answer for each roll):
+/// the candidates of all 21 rolls go to the evaluator as one batch, after the position
+/// itself seen from the opponent, so that an incremental evaluator (the nets) computes one
+/// full first layer for the whole look-ahead, and every candidate differs from that first
+/// position only by the one play that made it.
+pub fn best_plays_0ply(
+    eval: &impl Evaluator,
+    plays: &mut impl Plays,
+    pos: &Position,
+) -> [Option<(Position, Probabilities)>; 21] {
+    /// A roll's candidates: where they start in the batch, and how many.
+    type Span = (usize, usize);
+    thread_local! {
+        static BUFFERS: std::cell::RefCell<(Vec<Position>, Vec<Position>, Vec<Probabilities>)> =
+            const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    }
+    BUFFERS.with(|b| {
+        let (candidates, flipped, chances) = &mut *b.borrow_mut();
+        candidates.clear();
+        flipped.clear();
+        flipped.push(pos.flip());
+        let mut spans: [Span; 21] = [(0, 0); 21];
+        for (span, dice) in spans.iter_mut().zip(Dice::all()) {
+            let these = plays.plays(pos, dice);
+            *span = (candidates.len(), these.len());
+            candidates.extend_from_slice(these);
+            flipped.extend(these.iter().map(Position::flip));
+        }
+        eval.evaluate_batch(flipped, chances);
+        spans.map(|(start, n)| {
+            let range = start..start + n;
+            candidates[range.clone()]
+                .iter()
+                .zip(&chances[1 + start..1 + start + n])
+                .min_by(|a, b| a.1.equity().total_cmp(&b.1.equity()))
+                .map(|(play, theirs)| (*play, *theirs))
+        })
+    })
+}
+
 /// Adds `w · p` to `sum`, output by output.
 pub fn add_weighted(sum: &mut Probabilities, p: &Probabilities, w: f32) {
     sum.win += w * p.win;
@@ -95,10 +140,9 @@ pub fn chances(
         return eval.evaluate(pos);
     }
     let mut sum = Probabilities::default();
-    for dice in Dice::all() {
+    for (dice, best) in Dice::all().zip(best_plays_0ply(eval, plays, pos)) {
         let w = dice.weight() as f32 / 36.0;
         // With no legal play the turn passes: the opponent is on roll in the same position.
-        let best = best_play_0ply(eval, plays, pos, dice);
         let next = best.map_or(*pos, |(play, _)| play);
         let theirs = match best {
             // One ply: the best play's chances are already known.
@@ -129,9 +173,9 @@ pub fn chances_pair(
     }
     let mut deep = Probabilities::default();
     let mut shallow = Probabilities::default();
-    for dice in Dice::all() {
+    for (dice, best) in Dice::all().zip(best_plays_0ply(eval, plays, pos)) {
         let w = dice.weight() as f32 / 36.0;
-        let next = best_play_0ply(eval, plays, pos, dice).map_or(*pos, |(play, _)| play);
+        let next = best.map_or(*pos, |(play, _)| play);
         let (d, s) = chances_pair(eval, plays, &next.flip(), plies - 1);
         add_weighted(&mut deep, &d.flip(), w);
         add_weighted(&mut shallow, &s.flip(), w);
@@ -353,6 +397,44 @@ mod tests {
         }
         let got = chances(&Heuristic, &mut gen, &pos, 1).equity();
         assert!((got - want).abs() < 1e-5, "{got} {want}");
+    }
+
+    #[test]
+    fn the_best_plays_of_all_rolls_in_one_batch_are_each_roll_s_own() {
+        // The nets (an incremental batch: the one batch of 21 rolls starts its first layer
+        // from the position itself) on positions of a seeded game, contact to bear-off.
+        use rand::{Rng, SeedableRng};
+        let nets = crate::backgammon::nn::NeuralEvaluator::shipped();
+        let mut gen = MoveGen::new();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+        let mut pos = Position::START;
+        let mut checked = 0;
+        while !is_over(&pos) {
+            let all = best_plays_0ply(nets, &mut gen, &pos);
+            for (d, got) in Dice::all().zip(all) {
+                let want = best_play_0ply(nets, &mut gen, &pos, d);
+                match (got, want) {
+                    (None, None) => {}
+                    (Some((a, ca)), Some((b, cb))) => {
+                        // The same play, or one the nets value the same within rounding.
+                        assert!(a == b || (ca.equity() - cb.equity()).abs() < 1e-5);
+                        assert!((ca.equity() - cb.equity()).abs() < 1e-5, "{ca:?} {cb:?}");
+                        checked += 1;
+                    }
+                    other => panic!("a roll's play found by one and not the other: {other:?}"),
+                }
+            }
+            let d = Dice::from_values(
+                Die::new(rng.gen_range(1..=6)).unwrap(),
+                Die::new(rng.gen_range(1..=6)).unwrap(),
+            );
+            let plays = gen.positions(&pos, d).to_vec();
+            if !plays.is_empty() {
+                pos = plays[rng.gen_range(0..plays.len())];
+            }
+            pos = pos.flip();
+        }
+        assert!(checked > 500, "{checked}");
     }
 
     #[test]

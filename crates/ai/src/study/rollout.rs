@@ -24,7 +24,7 @@
 //!   Without this a trial that reached one played it forever. As a bound on any trial's
 //!   time, one still going after [`MAX_PLIES`] plays stops there like a truncated one.
 
-use super::nply::{add_weighted, best_play_0ply, is_over};
+use super::nply::{add_weighted, best_play_0ply, best_plays_0ply, is_over};
 use super::sums::{run_blocks, Sums};
 use crate::backgammon::{Evaluator, Probabilities};
 use crate::search::{is_dead, Plays};
@@ -165,8 +165,9 @@ pub(super) fn trial<E: Evaluator, P: Plays>(
             // The mover's value after each roll's best play, and the mean over the rolls.
             let mut mean = Probabilities::default();
             let mut got = None;
-            for d in Dice::all() {
-                let (after, theirs) = match best_play_0ply(eval, plays, &pos, d) {
+            let best = best_plays_0ply(eval, plays, &pos);
+            for (d, best) in Dice::all().zip(best) {
+                let (after, theirs) = match best {
                     Some(x) => x,
                     None => (pos, eval.evaluate(&pos.flip())),
                 };

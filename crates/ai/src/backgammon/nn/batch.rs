@@ -10,12 +10,18 @@
 //! bear-off database's positions keep their exact answers. Nets that read the hand-crafted
 //! features ([`Encoding::Features`]) count them for every position (they change across the
 //! board) and add the rows of the features that differ from the first position's.
+//!
+//! The rows of a position's differences, its sigmoid and its output layer are one fused pass
+//! ([`crate::nn::net::Net::forward_from`]): the sums are never written back. A look-ahead
+//! puts the position itself first and the candidates of all 21 rolls after it
+//! ([`crate::study::nply::best_plays_0ply`]): one full first layer a node, and every
+//! candidate one play away from it.
 
 use super::encode::{Encoding, Inputs, INPUTS, PER_POINT, PER_SIDE};
 use super::features;
 use super::{probabilities, NeuralEvaluator, Phase};
 use crate::backgammon::Probabilities;
-use tabula_tables::Position;
+use tabula_tables::{Position, CHECKERS};
 
 /// What the per-point encoding reads of one side: its checkers on its own points 1..=24 and
 /// on the bar ([`Position::to_counts`], the bar at index 24), and its checkers off.
@@ -92,8 +98,19 @@ fn changed_points(a: &[u8; 25], b: &[u8; 25]) -> impl Iterator<Item = usize> {
     .map(|m| m.trailing_zeros() as usize)
 }
 
-/// Calls `row(input, delta)` for every input that differs from `from` to `to`.
-fn differences(from: &[Side; 2], to: &[Side; 2], mut row: impl FnMut(usize, f32)) {
+/// Both sides' count inputs ([`count_inputs`]).
+fn counts(s: &[Side; 2]) -> [[f32; 3]; 2] {
+    [count_inputs(&s[0]), count_inputs(&s[1])]
+}
+
+/// Calls `row(input, delta)` for every input that differs from `from` (whose count inputs
+/// are `from_counts`, [`counts`]) to `to`.
+fn differences(
+    from: &[Side; 2],
+    from_counts: &[[f32; 3]; 2],
+    to: &[Side; 2],
+    mut row: impl FnMut(usize, f32),
+) {
     for (k, (a, b)) in from.iter().zip(to).enumerate() {
         let base = k * PER_SIDE;
         for p in changed_points(&a.points, &b.points) {
@@ -104,7 +121,7 @@ fn differences(from: &[Side; 2], to: &[Side; 2], mut row: impl FnMut(usize, f32)
                 }
             }
         }
-        let (x, y) = (count_inputs(a), count_inputs(b));
+        let (x, y) = (from_counts[k], count_inputs(b));
         for u in 0..3 {
             if x[u] != y[u] {
                 row(base + 24 * PER_POINT + u, y[u] - x[u]);
@@ -119,6 +136,7 @@ type Features = [f32; 2 * features::PER_SIDE];
 /// The first position a net judges in a batch: its sides, features and hidden sums.
 struct Base {
     sides: [Side; 2],
+    counts: [[f32; 3]; 2],
     features: Features,
     sums: Vec<f32>,
 }
@@ -130,14 +148,20 @@ impl NeuralEvaluator {
         out.clear();
         let with_features = self.encoding == Encoding::Features;
         let mut bases: [Option<Base>; 3] = [None, None, None];
-        let mut sums = Vec::new();
+        let mut rows: Vec<(usize, f32)> = Vec::with_capacity(64);
         let mut inputs = Inputs::new();
         for pos in positions {
-            if let Some(p) = NeuralEvaluator::exact(pos) {
-                out.push(p);
-                continue;
+            // Only a finished board or a race can be known exactly (the bear-off database
+            // holds races alone), so a contact position skips the database's checks.
+            let race = pos.is_race();
+            let finished = pos.mover_off() == CHECKERS || pos.opponent_off() == CHECKERS;
+            if race || finished {
+                if let Some(p) = NeuralEvaluator::exact(pos) {
+                    out.push(p);
+                    continue;
+                }
             }
-            let phase = Phase::of(pos);
+            let phase = Phase::knowing_race(pos, race);
             let net = self.net(phase);
             let slot = &mut bases[self.slot(phase)];
             let s = sides(pos);
@@ -161,6 +185,7 @@ impl NeuralEvaluator {
                     net.pre_activations(&inputs, &mut base_sums);
                     let raw = net.from_pre_activations(&base_sums);
                     *slot = Some(Base {
+                        counts: counts(&s),
                         sides: s,
                         features: f,
                         sums: base_sums,
@@ -168,15 +193,14 @@ impl NeuralEvaluator {
                     raw
                 }
                 Some(base) => {
-                    sums.clear();
-                    sums.extend_from_slice(&base.sums);
-                    differences(&base.sides, &s, |i, d| net.add_row(i, d, &mut sums));
+                    rows.clear();
+                    differences(&base.sides, &base.counts, &s, |i, d| rows.push((i, d)));
                     for (k, (a, b)) in base.features.iter().zip(&f).enumerate() {
                         if a != b {
-                            net.add_row(INPUTS + k, b - a, &mut sums);
+                            rows.push((INPUTS + k, b - a));
                         }
                     }
-                    net.from_pre_activations(&sums)
+                    net.forward_from(&base.sums, &rows)
                 }
             };
             out.push(probabilities(raw, pos));
@@ -276,7 +300,10 @@ mod tests {
         for batch in batches().into_iter().filter(|b| b.len() >= 2).take(50) {
             encode::encode(&batch[0], &mut inputs);
             let mut dense = inputs.dense();
-            differences(&sides(&batch[0]), &sides(&batch[1]), |i, d| dense[i] += d);
+            let from = sides(&batch[0]);
+            differences(&from, &counts(&from), &sides(&batch[1]), |i, d| {
+                dense[i] += d
+            });
             encode::encode(&batch[1], &mut inputs);
             for (a, b) in dense.iter().zip(inputs.dense()) {
                 assert!((a - b).abs() < 1e-5);

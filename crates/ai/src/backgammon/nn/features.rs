@@ -133,9 +133,12 @@ fn covering(near: &[Rolls], dist: usize, blocked: u32) -> Rolls {
 /// side's checkers (on its own points 1..=24, and on the bar), `theirs` and `their_bar` the
 /// other's.
 pub fn both(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32; 2 * PER_SIDE] {
+    // Each side's points as masks once, read by both sides' features.
+    let a = Masks::of(mine, bar);
+    let b = Masks::of(theirs, their_bar);
     let mut f = [0.0; 2 * PER_SIDE];
-    f[..PER_SIDE].copy_from_slice(&side(mine, bar, theirs, their_bar));
-    f[PER_SIDE..].copy_from_slice(&side(theirs, their_bar, mine, bar));
+    f[..PER_SIDE].copy_from_slice(&from_masks(&a, &b));
+    f[PER_SIDE..].copy_from_slice(&from_masks(&b, &a));
     f
 }
 
@@ -146,27 +149,52 @@ pub fn both(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32;
 /// rearmost checker passes the other side's blocks within the 8 points in front of it / 36
 /// (1 when none block there).
 pub fn side(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32; PER_SIDE] {
+    from_masks(&Masks::of(mine, bar), &Masks::of(theirs, their_bar))
+}
+
+/// What the features read of one side: its points holding one checker or more and two or
+/// more (bit `p - 1`: its own point `p`), its checkers on the bar, and its checkers back
+/// (on its own points 19..=24 or the bar).
+struct Masks {
+    on: u32,
+    made: u32,
+    bar: u8,
+    back: u32,
+}
+
+impl Masks {
+    fn of(points: &[u8; 24], bar: u8) -> Masks {
+        Masks {
+            on: at_least(points, 1),
+            made: at_least(points, 2),
+            bar,
+            back: u32::from(bar) + points[18..].iter().map(|&n| u32::from(n)).sum::<u32>(),
+        }
+    }
+}
+
+/// [`side`]'s features from both sides' masks.
+fn from_masks(mine: &Masks, theirs: &Masks) -> [f32; PER_SIDE] {
     // Points as bits, bit p our point p. The other side's checker on its point q stands on
     // our point 25 - q and moves upwards in our numbering; its bar is our point 0. Seen from
     // their checker on our point a, the point k pips along is bit k of `made >> a`.
-    let on = at_least(mine, 1) << 1;
-    let made = at_least(mine, 2) << 1;
+    let on = mine.on << 1;
+    let made = mine.made << 1;
     let blots = on & !made;
-    let occupied = at_least(theirs, 1).reverse_bits() >> 7 | u32::from(their_bar > 0);
-    let blocks = at_least(theirs, 2).reverse_bits() >> 7;
-    let back = u32::from(bar) + mine[18..].iter().map(|&n| u32::from(n)).sum::<u32>();
+    let occupied = theirs.on.reverse_bits() >> 7 | u32::from(theirs.bar > 0);
+    let blocks = theirs.made.reverse_bits() >> 7;
     let prime = longest_run(made);
     let home = (made & 0b111_1110).count_ones();
     let table = near();
     let shots = shots(table, blots, occupied, made);
     // The highest point holding a checker (0: none).
-    let rearmost = if bar > 0 {
+    let rearmost = if mine.bar > 0 {
         25
     } else {
         (32 - on.leading_zeros() as usize).saturating_sub(1)
     };
     [
-        back as f32 / 4.0,
+        mine.back as f32 / 4.0,
         prime as f32 / 6.0,
         home as f32 / 6.0,
         shots.count_ones() as f32 / 36.0,

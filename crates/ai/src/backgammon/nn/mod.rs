@@ -41,7 +41,12 @@ pub enum Phase {
 impl Phase {
     /// The phase of a position that is neither finished nor in the bear-off database.
     pub fn of(pos: &Position) -> Phase {
-        if pos.is_race() {
+        Phase::knowing_race(pos, pos.is_race())
+    }
+
+    /// [`Phase::of`] where the caller has already asked [`Position::is_race`] (`race`).
+    pub fn knowing_race(pos: &Position, race: bool) -> Phase {
+        if race {
             Phase::Race
         } else if crate::backgammon::efficiency::crashed(pos) {
             Phase::Crashed

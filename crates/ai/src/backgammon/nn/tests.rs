@@ -186,6 +186,43 @@ fn simd_forward_equals_the_scalar_path() {
 }
 
 #[test]
+fn the_fused_incremental_pass_equals_the_portable_one() {
+    // A base's pre-activations plus the rows of another position's differences, on the
+    // fastest kernel and on the portable loops: the shipped contact net and a wider random
+    // one (several register blocks and a part block).
+    let nets = NeuralEvaluator::shipped();
+    let wide = Net::random(200, 5);
+    let positions = random_positions(2_000, 11);
+    let mut worst = 0.0f32;
+    let mut inputs = Inputs::new();
+    for pair in positions.windows(2) {
+        for net in [&nets.contact, &wide] {
+            encode(&pair[0], &mut inputs);
+            let mut base = vec![0.0; net.hidden];
+            net.pre_activations(&inputs, &mut base);
+            let before = inputs.dense();
+            encode(&pair[1], &mut inputs);
+            let rows: Vec<(usize, f32)> = before
+                .iter()
+                .zip(inputs.dense())
+                .enumerate()
+                .filter(|(_, (a, b))| a != &b)
+                .map(|(i, (a, b))| (i, b - a))
+                .collect();
+            let fast = net.forward_from(&base, &rows);
+            let portable = net.forward_from_portable(&base, &rows);
+            let direct = net.forward_scalar(&inputs);
+            for ((a, b), c) in fast.iter().zip(portable).zip(direct) {
+                worst = worst.max((a - b).abs());
+                // And both are the position's own outputs, within the rounding of the sums.
+                assert!((a - c).abs() < 1e-5, "{a} {c}");
+            }
+        }
+    }
+    assert!(worst <= 1e-6, "largest difference {worst}");
+}
+
+#[test]
 #[should_panic]
 fn a_net_fed_more_inputs_than_it_has_rows_panics_on_every_kernel() {
     // 198-input nets (the shipped sizes) fed the 208 inputs of the feature encoding: the
