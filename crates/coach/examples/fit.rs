@@ -28,7 +28,7 @@ use rand_chacha::ChaCha8Rng;
 use std::io::Write;
 use std::path::PathBuf;
 use tabula_ai::backgammon::efficiency::PositionClass;
-use tabula_ai::backgammon::nn::encode::{Encoding, INPUTS_WITH_FEATURES};
+use tabula_ai::backgammon::nn::encode::Encoding;
 use tabula_ai::backgammon::nn::file;
 use tabula_ai::backgammon::nn::net::{Net, OUTPUTS};
 use tabula_ai::backgammon::nn::{NeuralEvaluator, Phase};
@@ -66,6 +66,10 @@ struct Args {
     /// first-layer rows zero (the nets start as the same function).
     #[arg(long)]
     features: bool,
+    /// Add the further hand-crafted inputs too (the extended encoding: docs/training.md),
+    /// their rows zero.
+    #[arg(long)]
+    extended: bool,
     /// The run's seed (shuffling, widening).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -132,12 +136,12 @@ fn widen(net: &Net, hidden: usize, seed: u64) -> Net {
     Net::with_inputs(inputs, hidden, w1, b1, w2, net.b2).expect("a widened net keeps its shape")
 }
 
-/// The net with zero first-layer rows for the feature inputs appended.
-fn with_feature_rows(net: &Net) -> Net {
+/// The net with zero first-layer rows appended up to `inputs` inputs.
+fn with_feature_rows(net: &Net, inputs: usize) -> Net {
     let mut w1 = net.w1.clone();
-    w1.resize(INPUTS_WITH_FEATURES * net.hidden, 0.0);
+    w1.resize(inputs * net.hidden, 0.0);
     Net::with_inputs(
-        INPUTS_WITH_FEATURES,
+        inputs,
         net.hidden,
         w1,
         net.b1.clone(),
@@ -212,10 +216,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let start_bytes = std::fs::read(&args.from)?;
     let mut nets = NeuralEvaluator::from_bytes(&start_bytes)?;
     let start_info = file::read(&start_bytes)?.info;
-    if args.features && nets.encoding == Encoding::Points {
-        nets.contact = with_feature_rows(&nets.contact);
-        nets.race = with_feature_rows(&nets.race);
-        nets.encoding = Encoding::Features;
+    let wanted = if args.extended {
+        Encoding::Extended
+    } else if args.features {
+        Encoding::Features
+    } else {
+        nets.encoding
+    };
+    if wanted.inputs() > nets.encoding.inputs() {
+        for net in nets.nets_mut() {
+            *net = with_feature_rows(net, wanted.inputs());
+        }
+        nets.encoding = wanted;
     }
     if args.contact_hidden > nets.contact.hidden {
         nets.contact = widen(&nets.contact, args.contact_hidden, args.seed);
@@ -289,13 +301,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .collect();
             let info = format!(
                 "method=fit labels={} passes={epoch} alpha={} decay={} adam_batch={} \
-                 features={} contact_hidden={} crashed_net={} seed={} class={} held_out_error={err:.4} \
+                 features={} extended={} contact_hidden={} crashed_net={} seed={} class={} \
+                 held_out_error={err:.4} \
                  from=[{start_info}]",
                 labels.join(","),
                 args.alpha,
                 args.decay,
                 args.adam_batch,
                 args.features,
+                args.extended,
                 nets.contact.hidden,
                 nets.crashed.is_some(),
                 args.seed,

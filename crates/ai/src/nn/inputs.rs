@@ -3,8 +3,9 @@
 //! (`crate::backgammon::nn::encode`, `crate::never_finishing::encode`).
 
 /// The most inputs an [`Inputs`] holds: the widest encoding's count (backgammon's per-point
-/// inputs and hand-crafted features, 2 * 99 + 2 * 5), which every other encoding stays under.
-pub const CAPACITY: usize = 208;
+/// inputs, hand-crafted features and further features, 2 * 99 + 2 * 5 + 2 * 3), which every
+/// other encoding stays under.
+pub const CAPACITY: usize = 214;
 
 /// The non-zero inputs of one position.
 #[derive(Debug, Clone)]

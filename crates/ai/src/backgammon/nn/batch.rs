@@ -130,8 +130,9 @@ fn differences(
     }
 }
 
-/// The hand-crafted feature inputs of a position (zero for nets without them).
-type Features = [f32; 2 * features::PER_SIDE];
+/// The hand-crafted feature inputs of a position (zero for nets without them, the first ten
+/// for nets without the further ones).
+type Features = [f32; 2 * (features::PER_SIDE + features::EXTRA_PER_SIDE)];
 
 /// The first position a net judges in a batch: its sides, features and hidden sums.
 struct Base {
@@ -146,7 +147,7 @@ impl NeuralEvaluator {
     /// [`Evaluator::evaluate`] gives them one by one, within rounding (module docs).
     pub fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Probabilities>) {
         out.clear();
-        let with_features = self.encoding == Encoding::Features;
+        let encoding = self.encoding;
         let mut bases: [Option<Base>; 3] = [None, None, None];
         let mut rows: Vec<(usize, f32)> = Vec::with_capacity(64);
         let mut inputs = Inputs::new();
@@ -165,19 +166,26 @@ impl NeuralEvaluator {
             let net = self.net(phase);
             let slot = &mut bases[self.slot(phase)];
             let s = sides(pos);
-            let f: Features = if with_features {
-                let on_points =
-                    |side: &Side| -> [u8; 24] { std::array::from_fn(|i| side.points[i]) };
-                let [mine, theirs] = &s;
-                features::both(
+            let on_points = |side: &Side| -> [u8; 24] { std::array::from_fn(|i| side.points[i]) };
+            let [mine, theirs] = &s;
+            let mut f: Features = [0.0; 2 * (features::PER_SIDE + features::EXTRA_PER_SIDE)];
+            match encoding {
+                Encoding::Points => {}
+                Encoding::Features => f[..2 * features::PER_SIDE].copy_from_slice(&features::both(
                     &on_points(mine),
                     mine.points[24],
                     &on_points(theirs),
                     theirs.points[24],
-                )
-            } else {
-                [0.0; 2 * features::PER_SIDE]
-            };
+                )),
+                Encoding::Extended => {
+                    f = features::both_extended(
+                        &on_points(mine),
+                        mine.points[24],
+                        &on_points(theirs),
+                        theirs.points[24],
+                    )
+                }
+            }
             let raw = match slot {
                 None => {
                     self.encoding.encode(pos, &mut inputs);
@@ -241,14 +249,15 @@ mod tests {
 
     #[test]
     fn a_batch_equals_one_evaluation_at_a_time() {
-        // The shipped nets, and nets of the other encoding (random weights, the shipped
-        // sizes), so that both the per-point and the feature path are checked.
+        // The shipped nets, and nets of every other encoding (random weights, the shipped
+        // sizes), so that the per-point, the feature and the extended path are all checked.
         let shipped = NeuralEvaluator::shipped();
-        let other = match shipped.encoding {
-            Encoding::Points => Encoding::Features,
-            Encoding::Features => Encoding::Points,
-        };
-        let random = NeuralEvaluator::random(other, shipped.contact.hidden, shipped.race.hidden, 5);
+        let others: Vec<NeuralEvaluator> =
+            [Encoding::Points, Encoding::Features, Encoding::Extended]
+                .into_iter()
+                .filter(|&e| e != shipped.encoding)
+                .map(|e| NeuralEvaluator::random(e, shipped.contact.hidden, shipped.race.hidden, 5))
+                .collect();
         // And the shipped nets with a crashed net of random weights (a third base).
         let mut split = shipped.clone();
         split.crashed = Some(crate::nn::net::Net::random_with_inputs(
@@ -256,7 +265,7 @@ mod tests {
             shipped.contact.hidden,
             7,
         ));
-        for nets in [shipped, &random, &split] {
+        for nets in [shipped, &split].into_iter().chain(&others) {
             assert_batch_equals_one_at_a_time(nets);
         }
         let crashed = batches()

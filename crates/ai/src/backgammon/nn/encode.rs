@@ -21,8 +21,11 @@ pub const INPUTS: usize = 2 * PER_SIDE;
 /// All inputs with the hand-crafted features: the per-point inputs, then the mover's
 /// features, then the opponent's ([`super::features`]).
 pub const INPUTS_WITH_FEATURES: usize = INPUTS + 2 * features::PER_SIDE;
+/// All inputs of the extended encoding: those with the features, then the mover's further
+/// features, then the opponent's ([`features::both_extended`]).
+pub const INPUTS_EXTENDED: usize = INPUTS_WITH_FEATURES + 2 * features::EXTRA_PER_SIDE;
 // The shared inputs hold exactly the widest backgammon encoding (`Inputs::dense`'s length).
-const _: () = assert!(CAPACITY == INPUTS_WITH_FEATURES);
+const _: () = assert!(CAPACITY == INPUTS_EXTENDED);
 
 /// Which inputs a net reads; a weights file says it by its input count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +34,8 @@ pub enum Encoding {
     Points,
     /// The same and the hand-crafted features ([`INPUTS_WITH_FEATURES`]).
     Features,
+    /// The same and three further features a side ([`INPUTS_EXTENDED`]).
+    Extended,
 }
 
 impl Encoding {
@@ -39,12 +44,13 @@ impl Encoding {
         match self {
             Encoding::Points => INPUTS,
             Encoding::Features => INPUTS_WITH_FEATURES,
+            Encoding::Extended => INPUTS_EXTENDED,
         }
     }
 
     /// The encoding of nets that read `inputs` inputs.
     pub fn of_inputs(inputs: usize) -> Option<Encoding> {
-        [Encoding::Points, Encoding::Features]
+        [Encoding::Points, Encoding::Features, Encoding::Extended]
             .into_iter()
             .find(|e| e.inputs() == inputs)
     }
@@ -54,18 +60,27 @@ impl Encoding {
         match self {
             Encoding::Points => encode(pos, out),
             Encoding::Features => encode_with_features(pos, out),
+            Encoding::Extended => encode_extended(pos, out),
         }
+    }
+
+    /// How many hand-crafted feature inputs it reads (after the per-point ones).
+    pub fn features(self) -> usize {
+        self.inputs() - INPUTS
     }
 }
 
 /// The index of the same input for the other side (mover and opponent swapped).
 pub fn mirror_index(i: usize) -> usize {
     const F: usize = features::PER_SIDE;
+    const X: usize = features::EXTRA_PER_SIDE;
     match i {
         _ if i < PER_SIDE => i + PER_SIDE,
         _ if i < INPUTS => i - PER_SIDE,
         _ if i < INPUTS + F => i + F,
-        _ => i - F,
+        _ if i < INPUTS_WITH_FEATURES => i - F,
+        _ if i < INPUTS_WITH_FEATURES + X => i + X,
+        _ => i - X,
     }
 }
 
@@ -130,5 +145,15 @@ pub fn encode_with_features(pos: &Position, out: &mut Inputs) {
     for k in 0..features::PER_SIDE {
         out.push(INPUTS + k, f[k]);
         out.push(INPUTS + features::PER_SIDE + k, f[features::PER_SIDE + k]);
+    }
+}
+
+/// Writes the per-point inputs of `pos`, the hand-crafted features and the further ones into
+/// `out` ([`Encoding::Extended`]).
+pub fn encode_extended(pos: &Position, out: &mut Inputs) {
+    let (mine, theirs) = encode_points(pos, out);
+    let f = features::both_extended(&mine, pos.mover_on(25), &theirs, pos.opponent_on(0));
+    for (k, &v) in f.iter().enumerate() {
+        out.push(INPUTS + k, v);
     }
 }

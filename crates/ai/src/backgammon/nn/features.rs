@@ -11,6 +11,8 @@
 
 /// Features per side.
 pub const PER_SIDE: usize = 5;
+/// The further features per side of the extended encoding ([`both_extended`]).
+pub const EXTRA_PER_SIDE: usize = 3;
 
 /// The 36 ordered rolls as a bit set: bit `(d1 - 1) * 6 + (d2 - 1)`.
 type Rolls = u64;
@@ -142,6 +144,64 @@ pub fn both(mine: &[u8; 24], bar: u8, theirs: &[u8; 24], their_bar: u8) -> [f32;
     f
 }
 
+/// Both sides' features and their further ones ([`EXTRA_PER_SIDE`]), in the order of the
+/// extended encoding: [`both`]'s ten, then the first side's further three, then the other's.
+/// The further three of a side: its most advanced anchor in the other side's home board
+/// (`(25 - p) / 6` for its point `p` in 19..=24, 0 without one); the pips its checkers must
+/// still travel to pass the other side's rearmost checker, / 100 (0 once contact is broken);
+/// and the pips it expects to lose to the other side's hits, / 12: over the 36 rolls, the
+/// pips back (`25 - p`) of the most costly blot each roll hits.
+pub fn both_extended(
+    mine: &[u8; 24],
+    bar: u8,
+    theirs: &[u8; 24],
+    their_bar: u8,
+) -> [f32; 2 * (PER_SIDE + EXTRA_PER_SIDE)] {
+    let a = Masks::of(mine, bar);
+    let b = Masks::of(theirs, their_bar);
+    let (fa, xa) = from_masks_extended(&a, &b, mine);
+    let (fb, xb) = from_masks_extended(&b, &a, theirs);
+    let mut f = [0.0; 2 * (PER_SIDE + EXTRA_PER_SIDE)];
+    f[..PER_SIDE].copy_from_slice(&fa);
+    f[PER_SIDE..2 * PER_SIDE].copy_from_slice(&fb);
+    f[2 * PER_SIDE..2 * PER_SIDE + EXTRA_PER_SIDE].copy_from_slice(&xa);
+    f[2 * PER_SIDE + EXTRA_PER_SIDE..].copy_from_slice(&xb);
+    f
+}
+
+/// [`from_masks`] and the further three features of the side whose checkers on its points
+/// are `points`.
+fn from_masks_extended(
+    mine: &Masks,
+    theirs: &Masks,
+    points: &[u8; 24],
+) -> ([f32; PER_SIDE], [f32; EXTRA_PER_SIDE]) {
+    let (features, loss) = counted(mine, theirs);
+    // The anchor: the lowest of our points 19..=24 we hold with two or more.
+    let anchors = (mine.made << 1) & (0b11_1111 << 19);
+    let anchor = if anchors == 0 {
+        0.0
+    } else {
+        (25 - anchors.trailing_zeros()) as f32 / 6.0
+    };
+    // Their rearmost checker on our numbering: their point q is our 25 - q, their bar our 0.
+    let their_rearmost = if theirs.bar > 0 {
+        0
+    } else if theirs.on == 0 {
+        25
+    } else {
+        25 - (32 - theirs.on.leading_zeros())
+    };
+    let mut behind = u32::from(mine.bar) * (25 - their_rearmost);
+    for p in (their_rearmost + 1)..=24 {
+        behind += u32::from(points[p as usize - 1]) * (p - their_rearmost);
+    }
+    (
+        features,
+        [anchor, behind as f32 / 100.0, loss as f32 / (36.0 * 12.0)],
+    )
+}
+
 /// The features of the side whose checkers are `mine` (on its points 1..=24) and `bar`,
 /// against `theirs` and `their_bar`, in the order: checkers back (on the other side's home
 /// board or the bar, / 4), longest prime / 6, made home-board points / 6, the rolls of 36 on
@@ -175,6 +235,12 @@ impl Masks {
 
 /// [`side`]'s features from both sides' masks.
 fn from_masks(mine: &Masks, theirs: &Masks) -> [f32; PER_SIDE] {
+    counted(mine, theirs).0
+}
+
+/// [`side`]'s features from both sides' masks, and the pips the side expects to lose to
+/// hits, times 36 ([`both_extended`]).
+fn counted(mine: &Masks, theirs: &Masks) -> ([f32; PER_SIDE], u32) {
     // Points as bits, bit p our point p. The other side's checker on its point q stands on
     // our point 25 - q and moves upwards in our numbering; its bar is our point 0. Seen from
     // their checker on our point a, the point k pips along is bit k of `made >> a`.
@@ -186,20 +252,23 @@ fn from_masks(mine: &Masks, theirs: &Masks) -> [f32; PER_SIDE] {
     let prime = longest_run(made);
     let home = (made & 0b111_1110).count_ones();
     let table = near();
-    let shots = shots(table, blots, occupied, made);
+    let (shots, loss) = shots(table, blots, occupied, made);
     // The highest point holding a checker (0: none).
     let rearmost = if mine.bar > 0 {
         25
     } else {
         (32 - on.leading_zeros() as usize).saturating_sub(1)
     };
-    [
-        mine.back as f32 / 4.0,
-        prime as f32 / 6.0,
-        home as f32 / 6.0,
-        shots.count_ones() as f32 / 36.0,
-        escapes(table, rearmost, blocks) as f32 / 36.0,
-    ]
+    (
+        [
+            mine.back as f32 / 4.0,
+            prime as f32 / 6.0,
+            home as f32 / 6.0,
+            shots.count_ones() as f32 / 36.0,
+            escapes(table, rearmost, blocks) as f32 / 36.0,
+        ],
+        loss,
+    )
 }
 
 /// Bit `i` set where `counts[i]` is at least `n` (1 or more; the counts below 128, as a
@@ -218,20 +287,25 @@ fn at_least(counts: &[u8; 24], n: u8) -> u32 {
 }
 
 /// The rolls on which a checker of `occupied` (bit p: our point p, their bar at 0) hits a
-/// blot of `blots`, past the points `made` closed to it.
-fn shots(table: &[Rolls], mut blots: u32, occupied: u32, made: u32) -> Rolls {
+/// blot of `blots`, past the points `made` closed to it; and the pips lost to those hits
+/// summed over the rolls, each roll counting the most costly blot it hits (a blot on our
+/// point `p` goes back `25 - p` pips: the lowest blots first).
+fn shots(table: &[Rolls], mut blots: u32, occupied: u32, made: u32) -> (Rolls, u32) {
     let mut shots: Rolls = 0;
+    let mut loss = 0;
     while blots != 0 {
         let b = blots.trailing_zeros() as usize;
         blots &= blots - 1;
         let mut attackers = occupied & ((1 << b) - 1);
+        let before = shots;
         while attackers != 0 {
             let a = attackers.trailing_zeros() as usize;
             attackers &= attackers - 1;
             shots |= covering(table, b - a, made >> a);
         }
+        loss += (shots & !before).count_ones() * (25 - b as u32);
     }
-    shots
+    (shots, loss)
 }
 
 /// The longest run of set bits.
@@ -346,7 +420,7 @@ mod tests {
         let made = bits(&|p| mine[p - 1] >= 2, 1);
         let occupied = bits(&|p| theirs_at(p) > 0, 0);
         let blots = bits(&|p| mine[p - 1] == 1, 1);
-        let shots = shots(near(), blots, occupied, made);
+        let shots = shots(near(), blots, occupied, made).0;
         let rearmost = if bar > 0 {
             Some(25)
         } else {
@@ -412,6 +486,99 @@ mod tests {
             b[p - 1] = n;
         }
         b
+    }
+
+    /// Random boards of up to 15 checkers a side, points and bars.
+    fn random_boards(n: usize, seed: u64) -> Vec<([[u8; 24]; 2], [u8; 2])> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        (0..n)
+            .map(|_| {
+                let mut sides = [[0u8; 24]; 2];
+                let mut bars = [0u8; 2];
+                for (s, side) in sides.iter_mut().enumerate() {
+                    for _ in 0..rng.gen_range(0..=15) {
+                        match rng.gen_range(0..26) {
+                            25 => bars[s] += 1,
+                            p if p > 0 => side[p - 1] += 1,
+                            _ => {}
+                        }
+                    }
+                }
+                (sides, bars)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_extended_features_begin_with_the_ten_and_mirror_by_side() {
+        for ([mine, theirs], [bar, their_bar]) in random_boards(5_000, 3) {
+            let x = both_extended(&mine, bar, &theirs, their_bar);
+            assert_eq!(x[..2 * PER_SIDE], both(&mine, bar, &theirs, their_bar));
+            // Seen from the other side, each side's further features change places.
+            let y = both_extended(&theirs, their_bar, &mine, bar);
+            let e = EXTRA_PER_SIDE;
+            let further = 2 * PER_SIDE;
+            assert_eq!(x[further..further + e], y[further + e..]);
+            assert_eq!(x[further + e..], y[further..further + e]);
+        }
+    }
+
+    #[test]
+    fn the_pip_loss_counts_each_roll_s_most_costly_blot() {
+        // Reference: each blot's rolls found alone, and each roll charged the largest loss
+        // among the blots it hits.
+        for ([mine, theirs], [bar, their_bar]) in random_boards(20_000, 4) {
+            let (a, b) = (Masks::of(&mine, bar), Masks::of(&theirs, their_bar));
+            let made = a.made << 1;
+            let blots = (a.on << 1) & !made;
+            let occupied = b.on.reverse_bits() >> 7 | u32::from(their_bar > 0);
+            let mut worst = [0u32; 36];
+            for p in 1..=24 {
+                if blots & (1 << p) != 0 {
+                    let (rolls, _) = shots(near(), 1 << p, occupied, made);
+                    for (r, w) in worst.iter_mut().enumerate() {
+                        if rolls & (1 << r) != 0 {
+                            *w = (*w).max(25 - p as u32);
+                        }
+                    }
+                }
+            }
+            let want: u32 = worst.iter().sum();
+            let x = both_extended(&mine, bar, &theirs, their_bar);
+            let got = x[2 * PER_SIDE + 2];
+            assert!(
+                (got - want as f32 / 432.0).abs() < 1e-6,
+                "{mine:?} {theirs:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_anchor_and_the_pips_to_break_contact_count_as_players_do() {
+        // Our anchor on our 20-point (their 5-point) and two checkers on our 13-point; their
+        // rearmost checkers on their 24-point (our 1-point).
+        let mine = board(&[(20, 2), (13, 2), (6, 11)]);
+        let theirs = board(&[(24, 2), (6, 13)]);
+        let x = both_extended(&mine, 0, &theirs, 0);
+        let further = 2 * PER_SIDE;
+        assert_eq!(x[further], 5.0 / 6.0);
+        // Every checker of ours above our 1-point must still pass theirs there:
+        // 2 * 19 + 2 * 12 + 11 * 5 pips.
+        assert_eq!(x[further + 1], (2 * 19 + 2 * 12 + 11 * 5) as f32 / 100.0);
+        // Their side: no anchor in our home board (their 24-point is our 1-point, their
+        // home-board anchor would be on their 19..=24: their 24-point is made, so 1/6).
+        assert_eq!(x[further + 3], 1.0 / 6.0);
+        // Their checkers still to pass our rearmost (our 20-point, their 5-point): those on
+        // their 24-point, 19 pips each, and those on their 6-point, one pip each.
+        assert_eq!(x[further + 4], (2 * 19 + 13) as f32 / 100.0);
+        // A race: nothing to pass, no loss.
+        let race_mine = board(&[(3, 15)]);
+        let race_theirs = board(&[(2, 15)]);
+        let r = both_extended(&race_mine, 0, &race_theirs, 0);
+        assert_eq!(r[further + 1], 0.0);
+        assert_eq!(r[further + 4], 0.0);
+        assert_eq!(r[further], 0.0);
     }
 
     #[test]

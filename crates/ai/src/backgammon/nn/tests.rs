@@ -39,6 +39,21 @@ fn the_encoding_of_a_position_is_the_mirror_of_its_flip() {
         assert_eq!(fa[i], fb[mirror_index(i)], "input {i}");
     }
     assert!(fa[INPUTS..].iter().any(|&v| v != 0.0));
+    // So do the further features of the extended encoding, after the same first inputs.
+    let extended = |p: &Position| {
+        let mut i = Inputs::new();
+        encode::Encoding::Extended.encode(p, &mut i);
+        i.dense()
+    };
+    let (xa, xb) = (extended(&pos), extended(&pos.flip()));
+    assert_eq!(
+        &xa[..encode::INPUTS_WITH_FEATURES],
+        &fa[..encode::INPUTS_WITH_FEATURES]
+    );
+    for i in 0..encode::INPUTS_EXTENDED {
+        assert_eq!(xa[i], xb[mirror_index(i)], "input {i}");
+    }
+    assert!(xa[encode::INPUTS_WITH_FEATURES..].iter().any(|&v| v != 0.0));
     // The start is its own mirror.
     let s = inputs(&Position::START);
     for i in 0..INPUTS {
