@@ -1,13 +1,16 @@
 //! The forward pass in two halves, for evaluating many similar positions: the hidden sums
-//! before the sigmoid (the first layer's *pre-activations*), which a caller can change row by
-//! row as a position changes into the next, and the rest of the pass from those sums.
+//! before the sigmoid (the first layer's *pre-activations*) of a first position, and the
+//! rest of the pass for another position from those sums plus the rows of the inputs in
+//! which it differs ([`Net::forward_from`]).
 //!
-//! The candidates of one roll differ from each other in a few points, so after the first
-//! candidate's sums each next one costs the rows of its few changed inputs instead of the
-//! rows of all its non-zero inputs (`crate::backgammon::nn::batch`). The sums are kept in
-//! `f32` and every candidate starts again from the first one's, so rounding never builds up
-//! along a batch; the outputs agree with [`Net::forward`] within 1e-5 (test
-//! `a_batch_equals_one_evaluation_at_a_time` in `crate::backgammon::nn::batch`).
+//! The candidates of one roll differ from each other and from the position they were played
+//! from in a few points, so after the first position's sums each next one costs the rows of
+//! its few changed inputs instead of the rows of all its non-zero inputs
+//! (`crate::backgammon::nn::batch`). The sums are kept in `f32` and every candidate starts
+//! again from the first position's, so rounding never builds up along a batch; the outputs
+//! agree with [`Net::forward`] within 1e-5 (test `a_batch_equals_one_evaluation_at_a_time`
+//! in `crate::backgammon::nn::batch`), and the AVX2 kernels with the portable loops within
+//! 1e-6 (`the_fused_incremental_pass_equals_the_portable_one`).
 
 use super::inputs::Inputs;
 use super::net::{sigmoid, Net, OUTPUTS};
@@ -17,27 +20,30 @@ impl Net {
     /// The hidden pre-activations for `inputs` into `sums` (length `hidden`): the biases plus
     /// each non-zero input times its row.
     pub fn pre_activations(&self, inputs: &Inputs, sums: &mut [f32]) {
-        sums.copy_from_slice(&self.b1);
-        for (i, v) in inputs.iter() {
-            self.add_row(i, v, sums);
+        match kernel() {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2
+                if sums.len() == self.hidden
+                    && self.hidden.is_multiple_of(8)
+                    && self.b1.len() == self.hidden
+                    && inputs.iter().all(|(i, _)| i < self.inputs()) =>
+            {
+                // SAFETY: `kernel()` answers Avx2 only where the processor has AVX2 and FMA;
+                // `sums` and `b1` hold `hidden` floats (a multiple of 8), and every input's
+                // row is inside `w1` (all checked just above).
+                unsafe { avx2::pre_activations(self, inputs, sums) }
+            }
+            _ => self.pre_activations_portable(inputs, sums),
         }
     }
 
-    /// Adds `v` times input `i`'s first-layer row to `sums`.
-    #[inline]
-    pub fn add_row(&self, i: usize, v: f32, sums: &mut [f32]) {
-        let row = &self.w1[i * self.hidden..(i + 1) * self.hidden];
-        match kernel() {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 if sums.len() == self.hidden => {
-                // SAFETY: `kernel()` answers Avx2 only where the processor has AVX2 and FMA;
-                // `row` and `sums` both hold `hidden` floats, a multiple of 8 (`Net`'s shape).
-                unsafe { avx2::add_scaled(sums, row, v) }
-            }
-            _ => {
-                for (s, w) in sums.iter_mut().zip(row) {
-                    *s += v * w;
-                }
+    /// [`Net::pre_activations`] on the portable path.
+    pub fn pre_activations_portable(&self, inputs: &Inputs, sums: &mut [f32]) {
+        sums.copy_from_slice(&self.b1);
+        for (i, v) in inputs.iter() {
+            let row = &self.w1[i * self.hidden..(i + 1) * self.hidden];
+            for (s, w) in sums.iter_mut().zip(row) {
+                *s += v * w;
             }
         }
     }
@@ -86,7 +92,8 @@ impl Net {
         match kernel() {
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 if sums.len() == self.hidden && self.w2.len() == OUTPUTS * self.hidden => {
-                // SAFETY: as in `add_row`; `sums` holds `hidden` floats and `w2` five rows of
+                // SAFETY: `kernel()` answers Avx2 only where the processor has AVX2 and FMA; `sums`
+                // holds `hidden` floats (a multiple of 8) and `w2` five rows of
                 // `hidden`.
                 unsafe { avx2::finish(self, sums) }
             }
@@ -110,28 +117,44 @@ impl Net {
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
+    use super::super::inputs::Inputs;
     use super::super::net::{sigmoid, Net, OUTPUTS};
     use super::super::simd::{avx2_sigmoid8, avx2_sum8};
     use std::arch::x86_64::*;
 
-    /// `sums += v · row`, eight lanes at a time.
-    ///
-    /// # Safety
-    /// AVX2 and FMA; `sums` and `row` of the same length, a multiple of 8.
-    #[target_feature(enable = "avx2,fma")]
-    pub unsafe fn add_scaled(sums: &mut [f32], row: &[f32], v: f32) {
-        let vv = _mm256_set1_ps(v);
-        for j in (0..sums.len()).step_by(8) {
-            let s = sums.as_mut_ptr().add(j);
-            _mm256_storeu_ps(
-                s,
-                _mm256_fmadd_ps(vv, _mm256_loadu_ps(row.as_ptr().add(j)), _mm256_loadu_ps(s)),
-            );
-        }
-    }
-
     /// Hidden units kept in registers at a time by [`forward_from`].
     const BLOCK: usize = 64;
+
+    /// [`Net::pre_activations`]: for each block of up to 64 hidden units, the biases loaded
+    /// into registers, every input's row added, the sums stored once.
+    ///
+    /// # Safety
+    /// AVX2 and FMA; `sums` and `net.b1` of `net.hidden` floats (a multiple of 8), every
+    /// input index below `net.inputs()`.
+    #[target_feature(enable = "avx2,fma")]
+    pub unsafe fn pre_activations(net: &Net, inputs: &Inputs, sums: &mut [f32]) {
+        let hidden = net.hidden;
+        let w1 = net.w1.as_ptr();
+        let mut start = 0;
+        while start < hidden {
+            let lanes = (hidden - start).min(BLOCK) / 8;
+            let mut acc = [_mm256_setzero_ps(); BLOCK / 8];
+            for (k, a) in acc.iter_mut().enumerate().take(lanes) {
+                *a = _mm256_loadu_ps(net.b1.as_ptr().add(start + 8 * k));
+            }
+            for (i, v) in inputs.iter() {
+                let row = w1.add(i * hidden + start);
+                let vv = _mm256_set1_ps(v);
+                for (k, a) in acc.iter_mut().enumerate().take(lanes) {
+                    *a = _mm256_fmadd_ps(vv, _mm256_loadu_ps(row.add(8 * k)), *a);
+                }
+            }
+            for (k, a) in acc.iter().enumerate().take(lanes) {
+                _mm256_storeu_ps(sums.as_mut_ptr().add(start + 8 * k), *a);
+            }
+            start += 8 * lanes;
+        }
+    }
 
     /// [`Net::forward_from`]: for each block of up to 64 hidden units, the base's sums
     /// loaded into registers, every row added, the sigmoid taken and multiplied into the
