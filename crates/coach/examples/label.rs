@@ -61,9 +61,9 @@ struct Args {
     /// Label by rollouts of this many trials instead of n-ply chances.
     #[arg(long)]
     rollout: Option<u32>,
-    /// Label by the mean of the chances at `--plies` and one ply less (one search gives
-    /// both).
-    #[arg(long)]
+    /// Label by the mean of the chances at `--plies` (at least 1) and one ply less (one
+    /// search gives both).
+    #[arg(long, conflicts_with = "rollout")]
     blend: bool,
 }
 
@@ -94,12 +94,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         kinds_only: args.kinds,
         ..SampleConfig::default()
     };
+    if args.blend && args.plies == 0 {
+        return Err("--blend needs --plies 1 or more: it is the mean of two depths".into());
+    }
     let depth = match args.rollout {
         Some(trials) => format!("rollout: {trials} trials, variance reduction\n"),
         None if args.blend => format!(
             "plies: {} and {}, the mean (blended)\n",
             args.plies,
-            args.plies.saturating_sub(1)
+            args.plies - 1
         ),
         None => format!("plies: {}\n", args.plies),
     };

@@ -1,7 +1,7 @@
 //! The forward pass in two halves, for evaluating many similar positions: the hidden sums
 //! before the sigmoid (the first layer's *pre-activations*) of a first position, and the
 //! rest of the pass for another position from those sums plus the rows of the inputs in
-//! which it differs ([`Net::forward_from`]).
+//! which it differs ([`Net::forward_from`]; with no rows, the first position's own outputs).
 //!
 //! The candidates of one roll differ from each other and from the position they were played
 //! from in a few points, so after the first position's sums each next one costs the rows of
@@ -86,69 +86,27 @@ impl Net {
         }
         self.output_layer(&sums)
     }
-
-    /// The five outputs from the hidden pre-activations `sums`.
-    pub fn from_pre_activations(&self, sums: &[f32]) -> [f32; OUTPUTS] {
-        match kernel() {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 if sums.len() == self.hidden && self.w2.len() == OUTPUTS * self.hidden => {
-                // SAFETY: `kernel()` answers Avx2 only where the processor has AVX2 and FMA; `sums`
-                // holds `hidden` floats (a multiple of 8) and `w2` five rows of
-                // `hidden`.
-                unsafe { avx2::finish(self, sums) }
-            }
-            _ => {
-                let mut buf = [0.0f32; 512];
-                let mut heap = Vec::new();
-                let h: &mut [f32] = if self.hidden <= buf.len() {
-                    &mut buf[..self.hidden]
-                } else {
-                    heap.resize(self.hidden, 0.0);
-                    &mut heap
-                };
-                for (x, s) in h.iter_mut().zip(sums) {
-                    *x = sigmoid(*s);
-                }
-                self.output_layer(h)
-            }
-        }
-    }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::super::inputs::Inputs;
     use super::super::net::{sigmoid, Net, OUTPUTS};
-    use super::super::simd::{avx2_sigmoid8, avx2_sum8};
+    use super::super::simd::{avx2_block_sums, avx2_sigmoid8, avx2_sum8, AVX2_BLOCK as BLOCK};
     use std::arch::x86_64::*;
 
-    /// Hidden units kept in registers at a time by [`forward_from`].
-    const BLOCK: usize = 64;
-
-    /// [`Net::pre_activations`]: for each block of up to 64 hidden units, the biases loaded
-    /// into registers, every input's row added, the sums stored once.
+    /// [`Net::pre_activations`]: each block of up to 64 hidden units summed in registers
+    /// (the biases and every input's row) and stored once.
     ///
     /// # Safety
     /// AVX2 and FMA; `sums` and `net.b1` of `net.hidden` floats (a multiple of 8), every
     /// input index below `net.inputs()`.
     #[target_feature(enable = "avx2,fma")]
     pub unsafe fn pre_activations(net: &Net, inputs: &Inputs, sums: &mut [f32]) {
-        let hidden = net.hidden;
-        let w1 = net.w1.as_ptr();
         let mut start = 0;
-        while start < hidden {
-            let lanes = (hidden - start).min(BLOCK) / 8;
-            let mut acc = [_mm256_setzero_ps(); BLOCK / 8];
-            for (k, a) in acc.iter_mut().enumerate().take(lanes) {
-                *a = _mm256_loadu_ps(net.b1.as_ptr().add(start + 8 * k));
-            }
-            for (i, v) in inputs.iter() {
-                let row = w1.add(i * hidden + start);
-                let vv = _mm256_set1_ps(v);
-                for (k, a) in acc.iter_mut().enumerate().take(lanes) {
-                    *a = _mm256_fmadd_ps(vv, _mm256_loadu_ps(row.add(8 * k)), *a);
-                }
-            }
+        while start < net.hidden {
+            let lanes = (net.hidden - start).min(BLOCK) / 8;
+            let acc = avx2_block_sums(net, net.b1.as_ptr(), start, lanes, inputs.iter());
             for (k, a) in acc.iter().enumerate().take(lanes) {
                 _mm256_storeu_ps(sums.as_mut_ptr().add(start + 8 * k), *a);
             }
@@ -156,32 +114,20 @@ mod avx2 {
         }
     }
 
-    /// [`Net::forward_from`]: for each block of up to 64 hidden units, the base's sums
-    /// loaded into registers, every row added, the sigmoid taken and multiplied into the
-    /// five output sums.
+    /// [`Net::forward_from`]: each block of up to 64 hidden units summed in registers (the
+    /// base's sums and every row), its sigmoid multiplied into the five output sums.
     ///
     /// # Safety
     /// AVX2 and FMA; `base` of `net.hidden` floats (a multiple of 8), `net.w2` five rows of
     /// `net.hidden`, every row index below `net.inputs()`.
     #[target_feature(enable = "avx2,fma")]
     pub unsafe fn forward_from(net: &Net, base: &[f32], rows: &[(usize, f32)]) -> [f32; OUTPUTS] {
-        let hidden = net.hidden;
-        let (w1, w2) = (net.w1.as_ptr(), net.w2.as_ptr());
+        let (hidden, w2) = (net.hidden, net.w2.as_ptr());
         let mut out_acc = [_mm256_setzero_ps(); OUTPUTS];
         let mut start = 0;
         while start < hidden {
             let lanes = (hidden - start).min(BLOCK) / 8;
-            let mut acc = [_mm256_setzero_ps(); BLOCK / 8];
-            for (k, a) in acc.iter_mut().enumerate().take(lanes) {
-                *a = _mm256_loadu_ps(base.as_ptr().add(start + 8 * k));
-            }
-            for &(i, v) in rows {
-                let row = w1.add(i * hidden + start);
-                let vv = _mm256_set1_ps(v);
-                for (k, a) in acc.iter_mut().enumerate().take(lanes) {
-                    *a = _mm256_fmadd_ps(vv, _mm256_loadu_ps(row.add(8 * k)), *a);
-                }
-            }
+            let acc = avx2_block_sums(net, base.as_ptr(), start, lanes, rows.iter().copied());
             for (k, a) in acc.iter().enumerate().take(lanes) {
                 let h = avx2_sigmoid8(*a);
                 for (o, oa) in out_acc.iter_mut().enumerate() {
@@ -196,30 +142,6 @@ mod avx2 {
         }
         let mut out = net.b2;
         for (o, a) in out.iter_mut().zip(out_acc) {
-            *o = sigmoid(*o + avx2_sum8(a));
-        }
-        out
-    }
-
-    /// The five outputs from the pre-activations: the sigmoid of eight hidden units at a
-    /// time, each multiplied into the five output sums at once.
-    ///
-    /// # Safety
-    /// AVX2 and FMA; `sums` of `net.hidden` floats (a multiple of 8), `net.w2` five rows of
-    /// `net.hidden`.
-    #[target_feature(enable = "avx2,fma")]
-    pub unsafe fn finish(net: &Net, sums: &[f32]) -> [f32; OUTPUTS] {
-        let hidden = net.hidden;
-        let w2 = net.w2.as_ptr();
-        let mut acc = [_mm256_setzero_ps(); OUTPUTS];
-        for j in (0..hidden).step_by(8) {
-            let h = avx2_sigmoid8(_mm256_loadu_ps(sums.as_ptr().add(j)));
-            for (o, a) in acc.iter_mut().enumerate() {
-                *a = _mm256_fmadd_ps(h, _mm256_loadu_ps(w2.add(o * hidden + j)), *a);
-            }
-        }
-        let mut out = net.b2;
-        for (o, a) in out.iter_mut().zip(acc) {
             *o = sigmoid(*o + avx2_sum8(a));
         }
         out

@@ -84,9 +84,13 @@ fn fits(net: &Net, inputs: &Inputs) -> bool {
         && inputs.iter().all(|(i, _)| i < net.w1.len() / h)
 }
 
-/// The AVX2 sigmoid of eight lanes, for the incremental pass (`super::incremental`).
+/// The AVX2 pieces the incremental pass (`super::incremental`) shares: one block of hidden
+/// sums in registers, the sigmoid of eight lanes, a horizontal sum.
 #[cfg(target_arch = "x86_64")]
-pub(super) use avx2::{sigmoid8 as avx2_sigmoid8, sum8 as avx2_sum8};
+pub(super) use avx2::{
+    block_sums as avx2_block_sums, sigmoid8 as avx2_sigmoid8, sum8 as avx2_sum8,
+    BLOCK as AVX2_BLOCK,
+};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
@@ -94,8 +98,8 @@ mod avx2 {
     use super::super::net::{sigmoid, Net, OUTPUTS};
     use std::arch::x86_64::*;
 
-    /// Hidden units the kernel keeps in registers at a time.
-    const BLOCK: usize = 64;
+    /// Hidden units the kernels keep in registers at a time.
+    pub(in crate::nn) const BLOCK: usize = 64;
     /// The most hidden units the stack buffer holds; larger nets use the heap.
     const STACK: usize = 512;
 
@@ -134,30 +138,49 @@ mod avx2 {
         _mm256_div_ps(one, _mm256_add_ps(one, e))
     }
 
+    /// The hidden sums of the block of `lanes` times 8 units (at most [`BLOCK`]) from unit
+    /// `start`, in registers: `from` (the biases, or a first position's sums; read from
+    /// `start`) plus `v` times the block's part of input `i`'s first-layer row for each
+    /// `(i, v)` of `rows`. Every kernel of the first layer is a loop over these blocks.
+    ///
+    /// # Safety
+    /// AVX2 and FMA; `from` valid for `start + 8 * lanes` floats, `lanes <= BLOCK / 8`,
+    /// `start + 8 * lanes <= net.hidden`, every row index below `net.inputs()`.
+    #[target_feature(enable = "avx2,fma")]
+    #[inline]
+    pub(in crate::nn) unsafe fn block_sums(
+        net: &Net,
+        from: *const f32,
+        start: usize,
+        lanes: usize,
+        rows: impl Iterator<Item = (usize, f32)>,
+    ) -> [__m256; BLOCK / 8] {
+        let mut acc = [_mm256_setzero_ps(); BLOCK / 8];
+        for (k, a) in acc.iter_mut().enumerate().take(lanes) {
+            *a = _mm256_loadu_ps(from.add(start + 8 * k));
+        }
+        let w1 = net.w1.as_ptr();
+        for (i, v) in rows {
+            let row = w1.add(i * net.hidden + start);
+            let vv = _mm256_set1_ps(v);
+            for (k, a) in acc.iter_mut().enumerate().take(lanes) {
+                *a = _mm256_fmadd_ps(vv, _mm256_loadu_ps(row.add(8 * k)), *a);
+            }
+        }
+        acc
+    }
+
     /// The hidden activations into `h` (length `net.hidden`, a multiple of 8).
     #[target_feature(enable = "avx2,fma")]
     unsafe fn hidden(net: &Net, inputs: &Inputs, h: &mut [f32]) {
-        let hidden = net.hidden;
-        let w1 = net.w1.as_ptr();
         let mut start = 0;
-        while start < hidden {
-            let width = (hidden - start).min(BLOCK);
-            let lanes = width / 8;
-            let mut acc = [_mm256_setzero_ps(); BLOCK / 8];
-            for (k, a) in acc.iter_mut().enumerate().take(lanes) {
-                *a = _mm256_loadu_ps(net.b1.as_ptr().add(start + 8 * k));
-            }
-            for (i, v) in inputs.iter() {
-                let row = w1.add(i * hidden + start);
-                let vv = _mm256_set1_ps(v);
-                for (k, a) in acc.iter_mut().enumerate().take(lanes) {
-                    *a = _mm256_fmadd_ps(vv, _mm256_loadu_ps(row.add(8 * k)), *a);
-                }
-            }
+        while start < net.hidden {
+            let lanes = (net.hidden - start).min(BLOCK) / 8;
+            let acc = block_sums(net, net.b1.as_ptr(), start, lanes, inputs.iter());
             for (k, a) in acc.iter().enumerate().take(lanes) {
                 _mm256_storeu_ps(h.as_mut_ptr().add(start + 8 * k), sigmoid8(*a));
             }
-            start += width;
+            start += 8 * lanes;
         }
     }
 

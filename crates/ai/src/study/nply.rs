@@ -70,12 +70,22 @@ pub fn best_play_0ply(
         flipped.clear();
         flipped.extend(candidates.iter().map(Position::flip));
         eval.evaluate_batch(flipped, chances);
-        let (best, theirs) = candidates
-            .iter()
-            .zip(chances.iter())
-            .min_by(|a, b| a.1.equity().total_cmp(&b.1.equity()))?;
-        Some((*best, *theirs))
+        best_of(candidates, chances)
     })
+}
+
+/// The candidate that leaves the opponent the lowest equity, with the opponent's chances
+/// after it (`chances[i]` are the opponent's after `candidates[i]`); `None` when there are
+/// no candidates.
+fn best_of(
+    candidates: &[Position],
+    chances: &[Probabilities],
+) -> Option<(Position, Probabilities)> {
+    candidates
+        .iter()
+        .zip(chances)
+        .min_by(|a, b| a.1.equity().total_cmp(&b.1.equity()))
+        .map(|(play, theirs)| (*play, *theirs))
 }
 
 /// The best 0-ply play of the mover of `pos` for each of the 21 rolls, in [`Dice::all`]'s
@@ -108,13 +118,12 @@ pub fn best_plays_0ply(
             flipped.extend(these.iter().map(Position::flip));
         }
         eval.evaluate_batch(flipped, chances);
+        // The batch's first answer is the position itself: a roll's chances sit one later.
         spans.map(|(start, n)| {
-            let range = start..start + n;
-            candidates[range.clone()]
-                .iter()
-                .zip(&chances[1 + start..1 + start + n])
-                .min_by(|a, b| a.1.equity().total_cmp(&b.1.equity()))
-                .map(|(play, theirs)| (*play, *theirs))
+            best_of(
+                &candidates[start..start + n],
+                &chances[1 + start..1 + start + n],
+            )
         })
     })
 }

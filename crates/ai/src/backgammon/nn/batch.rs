@@ -191,7 +191,7 @@ impl NeuralEvaluator {
                     self.encoding.encode(pos, &mut inputs);
                     let mut base_sums = vec![0.0; net.hidden];
                     net.pre_activations(&inputs, &mut base_sums);
-                    let raw = net.from_pre_activations(&base_sums);
+                    let raw = net.forward_from(&base_sums, &[]);
                     *slot = Some(Base {
                         counts: counts(&s),
                         sides: s,

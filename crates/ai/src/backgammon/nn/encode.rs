@@ -63,11 +63,6 @@ impl Encoding {
             Encoding::Extended => encode_extended(pos, out),
         }
     }
-
-    /// How many hand-crafted feature inputs it reads (after the per-point ones).
-    pub fn features(self) -> usize {
-        self.inputs() - INPUTS
-    }
 }
 
 /// The index of the same input for the other side (mover and opponent swapped).

@@ -457,20 +457,7 @@ mod tests {
 
     #[test]
     fn the_bit_masks_count_as_the_points_do() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
-        for _ in 0..20_000 {
-            let mut sides = [[0u8; 24]; 2];
-            let mut bars = [0u8; 2];
-            for (s, side) in sides.iter_mut().enumerate() {
-                for _ in 0..rng.gen_range(0..=15) {
-                    match rng.gen_range(0..26) {
-                        25 => bars[s] += 1,
-                        p if p > 0 => side[p - 1] += 1,
-                        _ => {}
-                    }
-                }
-            }
+        for (sides, bars) in random_boards(20_000, 2) {
             let [mine, theirs] = &sides;
             assert_eq!(
                 side(mine, bars[0], theirs, bars[1]),
