@@ -181,6 +181,50 @@ fn a_raced_analysis_judges_the_played_play_against_the_race_winner() {
 }
 
 #[test]
+fn the_played_play_meets_every_trial_of_the_race_winner() {
+    use crate::backgammon::Heuristic;
+    use crate::study::race::RaceConfig;
+    let steps = play(Level::Random, Level::Random, 8);
+    let steps = &steps[..steps.len().min(24)];
+    let race = RaceConfig {
+        within: 10.0,
+        keep: 4,
+        max_trials: 108,
+        budget: 10_000,
+        cube: None,
+        ..RaceConfig::default()
+    };
+    let settings = Settings {
+        plies: 0,
+        race: Some(race),
+        ..Settings::default()
+    };
+    let raced = analyse(&Heuristic, steps, &settings, || {});
+    let mut seen = 0;
+    for d in &raced.decisions {
+        let Kind::Move { played, .. } = d.kind else {
+            continue;
+        };
+        let alts: Vec<_> = d.alternatives.iter().flatten().collect();
+        let Some(mine) = alts
+            .iter()
+            .find(|a| a.play.after == played && a.play.trials > 0)
+        else {
+            continue;
+        };
+        let winner = alts[0];
+        // Random play leaves plays far behind the winner, which a race drops after the first
+        // block; the played one is kept to the race's end and judged over the same trials.
+        assert_eq!(mine.play.trials, winner.play.trials, "{alts:?}");
+        assert!((d.error - (winner.value - mine.value).max(0.0)).abs() < 1e-6);
+        if mine.play.after != winner.play.after {
+            seen += 1;
+        }
+    }
+    assert!(seen > 3, "{seen} raced decisions lost by the played play");
+}
+
+#[test]
 fn close_cube_decisions_are_corrected_by_the_race_s_rollout_or_by_default_the_strong_bot_s() {
     use crate::study::cube_race::CubeRaceConfig;
     use crate::study::race::RaceConfig;
