@@ -85,7 +85,7 @@ def main():
     ap.add_argument(
         "--players",
         default="strong/neural,medium/neural,strong/heuristic",
-        help="level/eval pairs, analysis:PLIES[:KEEP:WITHIN:AT_LEAST], blend:PLIES[...], deeper:PLIES:KEEP:WITHIN[:RANK_PLIES], level-above:TRIALS or "
+        help="level/eval pairs, analysis:PLIES[:KEEP:WITHIN:AT_LEAST], blend:PLIES[...], deeper:PLIES:KEEP:WITHIN[:RANK_PLIES], level-above:TRIALS[:HOLD_Z] or "
         "rollout:TRIALS[:WITHIN:KEEP[:TRUNCATE]], comma-separated",
     )
     ap.add_argument(
@@ -159,8 +159,13 @@ def main():
             # level-above:TRIALS: the level above strong as shipped: strong's ranking (2-ply,
             # the close plays by the mean of 3 and 2 plies), then the race of RaceConfig's
             # defaults with at most TRIALS a play.
-            trials = spec.split(":")[1]
-            flags = ["--plies", "2", "--deeper", "3", "--rollout", trials]
+            # level-above:TRIALS:HOLD_Z: the search's choice held unless a play leads it by more
+            # than HOLD_Z standard errors at the race's end (RaceConfig::hold_z; 2 as shipped
+            # since 6 December, `none`: the best mean played, as before).
+            parts = spec.split(":")[1:]
+            flags = ["--plies", "2", "--deeper", "3", "--rollout", parts[0]]
+            if len(parts) > 1:
+                flags += ["--no-hold"] if parts[1] == "none" else ["--hold-z", parts[1]]
             players[spec] = Player(flags + weights)
             continue
         if spec.startswith("rollout:"):

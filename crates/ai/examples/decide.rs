@@ -87,6 +87,13 @@ struct Args {
     /// A play is dropped once this many standard errors behind.
     #[arg(long, default_value_t = RaceConfig::default().drop_z)]
     drop_z: f64,
+    /// The search's choice is never dropped and is played unless a play leads it by more than
+    /// this many standard errors at the race's end (`RaceConfig::hold_z`).
+    #[arg(long, default_value_t = RaceConfig::default().hold_z.unwrap_or(2.0))]
+    hold_z: f64,
+    /// The race's best mean is played, the search's choice not held (as before 6 December).
+    #[arg(long)]
+    no_hold: bool,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -168,6 +175,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                                 ..RolloutConfig::default()
                             },
                             cube: None,
+                            hold_z: (!args.no_hold).then_some(args.hold_z),
                         };
                         race::refine(nets, MoveGen::new, &mut ranked, &config);
                         ranked.first().map(|r| r.after)

@@ -151,8 +151,12 @@ fn race_line(raced: usize, race: &RaceConfig) -> String {
             race.within
         )
     } else {
+        let held = match race.hold_z {
+            Some(z) => format!("; the search's choice is never dropped and stays first unless a play leads it by more than {z} standard errors at the end"),
+            None => String::new(),
+        };
         format!(
-            "Race: the {raced} plays within {:.2} rolled out on the same dice (variance-reduced, up to {} trials each and {} in all, a play dropped once {} standard errors behind); their rows show rollout chances.",
+            "Race: the {raced} plays within {:.2} rolled out on the same dice (variance-reduced, up to {} trials each and {} in all, a play dropped once {} standard errors behind{held}); their rows show rollout chances.",
             race.within, race.max_trials, race.budget, race.drop_z
         )
     }

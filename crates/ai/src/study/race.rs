@@ -42,12 +42,18 @@ pub struct RaceConfig {
     /// The same level's cube decisions: a close one corrected by a rollout
     /// ([`super::cube_race`]; `None`: the searched decision stands).
     pub cube: Option<CubeRaceConfig>,
+    /// `Some(z)`: the search's choice (the first play) is never dropped, and it stays the
+    /// choice unless a play still in the race at its end leads it by more than `z` standard
+    /// errors of their paired difference. `None`: the play with the best mean at the end wins.
+    pub hold_z: Option<f64>,
 }
 
 impl Default for RaceConfig {
     /// The level above strong: up to 4 plays within 0.08 at 2-ply, up to 432 variance-reduced
     /// trials each and 864 in all (two plays 432 each, four 216), played to the end, dropped
-    /// at 2 standard errors; close cube decisions rolled out as [`CubeRaceConfig::default`].
+    /// at 2 standard errors, the search's choice held unless a play leads it by more than 2
+    /// standard errors at the end; close cube decisions rolled out as
+    /// [`CubeRaceConfig::default`].
     fn default() -> RaceConfig {
         RaceConfig {
             within: 0.08,
@@ -57,6 +63,7 @@ impl Default for RaceConfig {
             drop_z: 2.0,
             rollout: RolloutConfig::default(),
             cube: Some(CubeRaceConfig::default()),
+            hold_z: Some(2.0),
         }
     }
 }
@@ -165,7 +172,10 @@ where
             .expect("two or more alive");
         alive.retain(|&c| {
             let (d, se) = paired(&results[leader], &results[c]);
-            c == leader || Some(c) == kept || d <= config.drop_z * se
+            c == leader
+                || Some(c) == kept
+                || (c == 0 && config.hold_z.is_some())
+                || d <= config.drop_z * se
         });
     }
     let winner = (0..plays.len())
@@ -178,6 +188,18 @@ where
                 .then(mean(&results[a]).total_cmp(&mean(&results[b])))
         })
         .unwrap_or(0);
+    // The search's choice held unless the winner is clearly ahead of it.
+    let winner = match config.hold_z {
+        Some(z) if winner != 0 && !results[0].is_empty() => {
+            let (d, se) = paired(&results[winner], &results[0]);
+            if d > z * se {
+                winner
+            } else {
+                0
+            }
+        }
+        _ => winner,
+    };
     let mut raced: Vec<Raced> = (0..plays.len())
         .map(|c| {
             let (behind, behind_std_err) = if c == winner || results[c].is_empty() {
@@ -325,6 +347,7 @@ mod tests {
 
     fn config(max_trials: u32) -> RaceConfig {
         RaceConfig {
+            hold_z: None,
             max_trials,
             ..RaceConfig::default()
         }
@@ -396,6 +419,43 @@ mod tests {
         // Not kept, the same play is dropped after the first block.
         let dropped = race(&Heuristic, MoveGen::new, &[bad, good], &config(144));
         assert_eq!(dropped[1].trials, 36);
+    }
+
+    #[test]
+    fn a_held_choice_stays_unless_a_play_is_clearly_ahead_of_it() {
+        let side = |off_all_but_one: bool| {
+            let mut counts = [0u8; 25];
+            if off_all_but_one {
+                counts[1] = 1;
+            } else {
+                counts[23] = 15;
+            }
+            counts
+        };
+        let good = Position::from_counts(&side(true), &side(false)).unwrap();
+        let bad = Position::from_counts(&side(false), &side(true)).unwrap();
+        let held = |z: f64| RaceConfig {
+            hold_z: Some(z),
+            ..config(72)
+        };
+        // The search chose the bad play: it is never dropped, and loses its place to a play
+        // far ahead.
+        let raced = race(&Heuristic, MoveGen::new, &[bad, good], &held(2.0));
+        assert_eq!(raced[0].after, good);
+        assert_eq!(
+            raced[1].trials, 72,
+            "the held play meets every trial: {raced:?}"
+        );
+        // Held by a margin no lead reaches, it stays the choice.
+        let raced = race(&Heuristic, MoveGen::new, &[bad, good], &held(1e9));
+        assert_eq!(raced[0].after, bad, "{raced:?}");
+        assert!(
+            raced[1].behind < 0.0,
+            "the other play is ahead of it: {raced:?}"
+        );
+        // Unheld, the best mean wins.
+        let raced = race(&Heuristic, MoveGen::new, &[bad, good], &config(72));
+        assert_eq!(raced[0].after, good);
     }
 
     #[test]
