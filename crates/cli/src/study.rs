@@ -152,7 +152,7 @@ fn race_line(raced: usize, race: &RaceConfig) -> String {
         )
     } else {
         let held = match race.hold_z {
-            Some(z) => format!("; the search's choice is never dropped and stays first unless a play leads it by more than {z} standard errors at the end"),
+            Some(z) => format!("; the search's choice is dropped only 4 standard errors behind and stays first unless a play leads it by more than {z} standard errors at the end"),
             None => String::new(),
         };
         format!(

@@ -254,8 +254,8 @@ where
     refine_keeping(eval, plays_for, ranked, None, config)
 }
 
-/// [`refine`], with the play `kept` never dropped from the race when it is a contender
-/// ([`race_keeping`]): the analysis' played play.
+/// [`refine`], with the play `kept` kept in the race (until it trails by twice the drop
+/// margin) when it is a contender ([`race_keeping`]): the analysis' played play.
 pub fn refine_keeping<E, P>(
     eval: &E,
     plays_for: impl Fn() -> P + Sync,
