@@ -87,8 +87,9 @@ struct Args {
     /// A play is dropped once this many standard errors behind.
     #[arg(long, default_value_t = RaceConfig::default().drop_z)]
     drop_z: f64,
-    /// The search's choice is never dropped and is played unless a play leads it by more than
-    /// this many standard errors at the race's end (`RaceConfig::hold_z`).
+    /// The search's choice is dropped only at twice `--drop-z` and is played unless a play
+    /// leads it by more than this many standard errors at the race's end
+    /// (`RaceConfig::hold_z`).
     #[arg(long, default_value_t = RaceConfig::default().hold_z.unwrap_or(2.0))]
     hold_z: f64,
     /// The race's best mean is played, the search's choice not held (as before 6 December).
@@ -177,7 +178,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                             cube: None,
                             hold_z: (!args.no_hold).then_some(args.hold_z),
                         };
-                        race::refine(nets, MoveGen::new, &mut ranked, &config);
+                        race::refine(nets, MoveGen::new, &mut ranked, None, &config);
                         ranked.first().map(|r| r.after)
                     }
                     None => ranked.first().map(|r| r.after),

@@ -384,7 +384,7 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
     );
     let race = RaceConfig::default();
     let raced = if args.race {
-        race::refine(nets, MoveGen::new, &mut ranked, &race)
+        race::refine(nets, MoveGen::new, &mut ranked, None, &race)
     } else {
         0
     };

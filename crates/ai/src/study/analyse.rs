@@ -366,9 +366,9 @@ fn analyse_move(
     );
     let searched = ranked.clone();
     if let Some(race) = &settings.race {
-        // The played play stays in the race to its end when it is a contender, so that its
-        // shortfall is measured over all of the winner's trials (race::race_keeping).
-        race::refine_keeping(eval, MoveGen::new, &mut ranked, Some(played), race);
+        // The played play is kept in the race when it is a contender, so that its shortfall
+        // is measured over all of the winner's trials (race::race).
+        race::refine(eval, MoveGen::new, &mut ranked, Some(played), race);
     }
     let best = ranked[0];
     // The played play against the best on one footing: the rollouts when both were raced,

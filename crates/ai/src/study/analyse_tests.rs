@@ -43,6 +43,15 @@ fn zero_ply() -> Settings {
     }
 }
 
+/// [`zero_ply`] with the plays raced by `race` on the heuristic evaluator (its cube decisions
+/// still the search's alone: the race's `cube` is cleared).
+fn zero_ply_raced(race: crate::study::race::RaceConfig) -> Settings {
+    Settings {
+        race: Some(crate::study::race::RaceConfig { cube: None, ..race }),
+        ..zero_ply()
+    }
+}
+
 #[test]
 fn marks_follow_gnubg_thresholds() {
     // GNU Backgammon 1.07's defaults (`show analysis`): 0.030, 0.060, 0.120.
@@ -149,18 +158,12 @@ fn a_raced_analysis_judges_the_played_play_against_the_race_winner() {
     use crate::study::race::RaceConfig;
     let steps = play(Level::Medium, Level::Random, 5);
     let steps = &steps[..steps.len().min(16)];
-    let race = RaceConfig {
+    let settings = zero_ply_raced(RaceConfig {
         within: 1.0,
         keep: 2,
         max_trials: 36,
-        cube: None,
         ..RaceConfig::default()
-    };
-    let settings = Settings {
-        plies: 0,
-        race: Some(race),
-        ..Settings::default()
-    };
+    });
     let raced = analyse(&Heuristic, steps, &settings, || {});
     let plain = analyse(&Heuristic, steps, &zero_ply(), || {});
     assert_eq!(raced.decisions.len(), plain.decisions.len());
@@ -186,19 +189,13 @@ fn the_played_play_meets_every_trial_of_the_race_winner() {
     use crate::study::race::RaceConfig;
     let steps = play(Level::Random, Level::Random, 8);
     let steps = &steps[..steps.len().min(24)];
-    let race = RaceConfig {
+    let settings = zero_ply_raced(RaceConfig {
         within: 10.0,
         keep: 4,
         max_trials: 108,
         budget: 10_000,
-        cube: None,
         ..RaceConfig::default()
-    };
-    let settings = Settings {
-        plies: 0,
-        race: Some(race),
-        ..Settings::default()
-    };
+    });
     let raced = analyse(&Heuristic, steps, &settings, || {});
     let mut seen = 0;
     for d in &raced.decisions {

@@ -90,8 +90,8 @@ const BLOCK: u32 = 36;
 
 /// A kept or held play leaves the race once it trails the leader by this many times the drop
 /// margin (4 standard errors by default): from there the race's end would not give it back
-/// its place, and running on to the budget only cost time (a kept choice never dropped made
-/// `race_decision_time` a mean of 4.3 s a decision, worst 12.4 s).
+/// its place, and running on to the budget only cost time (`race_decision_time`: a held
+/// choice never dropped made the mean 4.28 s a decision, released here 3.82 s, unheld 3.75 s).
 const RELEASE: f64 = 2.0;
 
 /// Races `plays` (positions after the mover's plays, seen from the mover; the first is the
@@ -99,30 +99,18 @@ const RELEASE: f64 = 2.0;
 /// than two plays nothing is rolled out.
 /// A trial stops where the bear-off database knows the answer ([`NeuralEvaluator::exact`]),
 /// whatever the evaluator.
+///
+/// `kept = Some(k)`: the play `plays[k]` is not dropped at `drop_z` but kept until it trails
+/// by [`RELEASE`] times that, so it meets every trial the winner meets and how far it trails
+/// is the paired difference over all of them. The analysis keeps the play that was played: a
+/// play dropped after a block trailed by at least `drop_z` standard errors *then*, so its
+/// shortfall taken at the drop overstates the error of a play that is in truth as good: one
+/// such play in ten is dropped at some block of a 432-trial race (twelve looks at 2 standard
+/// errors of a paired difference whose true mean is 0), with a shortfall of at least two
+/// standard errors of that block, 0.06 or more in the first blocks of a contact race (the
+/// opening 4-3: 24/20 13/10 dropped at 72 trials, 0.058 behind): a bad mark for a play that
+/// may not be an error at all.
 pub fn race<E, P>(
-    eval: &E,
-    plays_for: impl Fn() -> P + Sync,
-    plays: &[Position],
-    config: &RaceConfig,
-) -> Vec<Raced>
-where
-    E: Evaluator + Sync,
-    P: Plays,
-{
-    race_keeping(eval, plays_for, plays, None, config)
-}
-
-/// [`race`], with the play `plays[k]` of `kept = Some(k)` kept to the race's end unless it
-/// trails by twice the drop margin: it meets every trial the winner meets, so how far it
-/// trails is the paired difference over all of them.
-/// The analysis keeps the play that was played: a play dropped after a block trailed by at
-/// least `drop_z` standard errors *then*, so its shortfall taken at the drop overstates the
-/// error of a play that is in truth as good: one such play in ten is dropped at some block
-/// of a 432-trial race (twelve looks at 2 standard errors of a paired difference whose true
-/// mean is 0), with a shortfall of at least two standard errors of that block, 0.06 or more
-/// in the first blocks of a contact race (the opening 4-3: 24/20 13/10 dropped at 72 trials,
-/// 0.058 behind): a bad mark for a play that may not be an error at all.
-pub fn race_keeping<E, P>(
     eval: &E,
     plays_for: impl Fn() -> P + Sync,
     plays: &[Position],
@@ -141,6 +129,9 @@ where
     let mut played = 0u32;
     // The trials of all the plays so far.
     let spent = |results: &[Vec<f64>]| results.iter().map(Vec::len).sum::<usize>();
+    // The kept play and the held choice stay until they trail by RELEASE times the drop
+    // margin, where no end of the race could give them back their place.
+    let stays = |c: usize| Some(c) == kept || (c == 0 && config.hold_z.is_some());
     while alive.len() > 1
         && played < max
         && (played == 0 || spent(&results) + BLOCK as usize * alive.len() <= config.budget as usize)
@@ -180,10 +171,8 @@ where
             .expect("two or more alive");
         alive.retain(|&c| {
             let (d, se) = paired(&results[leader], &results[c]);
-            // A kept or held play stays until it trails by twice the drop margin, when no end
-            // of the race could give it back its place.
-            let stays = Some(c) == kept || (c == 0 && config.hold_z.is_some());
-            c == leader || d <= config.drop_z * se || (stays && d <= RELEASE * config.drop_z * se)
+            let margin = if stays(c) { RELEASE } else { 1.0 } * config.drop_z;
+            c == leader || d <= margin * se
         });
     }
     let winner = (0..plays.len())
@@ -196,9 +185,9 @@ where
                 .then(mean(&results[a]).total_cmp(&mean(&results[b])))
         })
         .unwrap_or(0);
-    // The search's choice held unless the winner is clearly ahead of it.
+    // The search's choice, still in the race, held unless the winner is clearly ahead of it.
     let winner = match config.hold_z {
-        Some(z) if winner != 0 && alive.contains(&0) => {
+        Some(z) if alive.contains(&0) => {
             let (d, se) = paired(&results[winner], &results[0]);
             if d > z * se {
                 winner
@@ -241,22 +230,9 @@ where
 /// best first) and writes the race into it: the raced plays first, in the race's order, with
 /// their rollouts' chances and trial counts; the others after them as they were. Returns how
 /// many plays were raced (0 when fewer than two were close).
+/// `kept`: a play of the ranking kept in the race as [`race`] keeps one, when it is a
+/// contender (the analysis' played play).
 pub fn refine<E, P>(
-    eval: &E,
-    plays_for: impl Fn() -> P + Sync,
-    ranked: &mut [RankedPlay],
-    config: &RaceConfig,
-) -> usize
-where
-    E: Evaluator + Sync,
-    P: Plays,
-{
-    refine_keeping(eval, plays_for, ranked, None, config)
-}
-
-/// [`refine`], with the play `kept` kept in the race (until it trails by twice the drop
-/// margin) when it is a contender ([`race_keeping`]): the analysis' played play.
-pub fn refine_keeping<E, P>(
     eval: &E,
     plays_for: impl Fn() -> P + Sync,
     ranked: &mut [RankedPlay],
@@ -272,7 +248,7 @@ where
         return 0;
     }
     let kept = kept.and_then(|k| plays.iter().position(|&p| p == k));
-    let raced = race_keeping(eval, plays_for, &plays, kept, config);
+    let raced = race(eval, plays_for, &plays, kept, config);
     let head: Vec<RankedPlay> = raced
         .iter()
         .map(|r| {
@@ -364,7 +340,7 @@ mod tests {
     #[test]
     fn every_play_meets_the_same_dice_so_a_play_raced_against_itself_ties() {
         let p = plays_of(3, 1)[0];
-        let raced = race(&Heuristic, MoveGen::new, &[p, p], &config(72));
+        let raced = race(&Heuristic, MoveGen::new, &[p, p], None, &config(72));
         assert_eq!(raced.len(), 2);
         assert!(raced.iter().all(|r| r.trials == 72));
         assert_eq!(raced[0].equity, raced[1].equity);
@@ -374,21 +350,8 @@ mod tests {
 
     #[test]
     fn a_play_far_behind_is_dropped_after_the_first_block() {
-        // After the good play the mover has one checker left on the 2-point against an
-        // opponent still on the 24-point; after the bad one the opponent has one checker
-        // left on their 2-point and the mover's fifteen sit in the opponent's home board.
-        let side = |off_all_but_one: bool| {
-            let mut counts = [0u8; 25];
-            if off_all_but_one {
-                counts[1] = 1;
-            } else {
-                counts[23] = 15;
-            }
-            counts
-        };
-        let good = Position::from_counts(&side(true), &side(false)).unwrap();
-        let bad = Position::from_counts(&side(false), &side(true)).unwrap();
-        let raced = race(&Heuristic, MoveGen::new, &[bad, good], &config(360));
+        let (good, bad) = far_apart();
+        let raced = race(&Heuristic, MoveGen::new, &[bad, good], None, &config(360));
         assert_eq!(raced[0].after, good);
         assert_eq!(raced[0].trials, 36, "the race ends when one play is left");
         assert_eq!(raced[1].trials, 36);
@@ -396,7 +359,10 @@ mod tests {
         assert!(raced[1].behind > 2.0 * raced[1].behind_std_err);
     }
 
-    /// A good play and a bad one, far apart (the bad one is dropped after the first block).
+    /// A good play and a bad one, far apart (the bad one is dropped after the first block):
+    /// after the good play the mover has one checker left on the 2-point against an
+    /// opponent still on the 24-point; after the bad one the opponent has one checker left
+    /// on their 2-point and the mover's fifteen sit in the opponent's home board.
     fn far_apart() -> (Position, Position) {
         let side = |off_all_but_one: bool| {
             let mut counts = [0u8; 25];
@@ -413,8 +379,14 @@ mod tests {
     }
 
     /// Opening plays `[first, second]` whose plain race drops `first` within twice the drop
-    /// margin, with the trials it had then.
-    fn dropped_within_the_release() -> Vec<([Position; 2], u32)> {
+    /// margin, with the trials it had then (searched once for the tests that use them).
+    fn dropped_within_the_release() -> &'static [([Position; 2], u32)] {
+        static FOUND: std::sync::OnceLock<Vec<([Position; 2], u32)>> = std::sync::OnceLock::new();
+        FOUND.get_or_init(search_dropped_within_the_release)
+    }
+
+    fn search_dropped_within_the_release() -> Vec<([Position; 2], u32)> {
+        let release = RELEASE * RaceConfig::default().drop_z;
         let mut found = Vec::new();
         for (a, b) in [(2, 1), (4, 1), (5, 3), (6, 4)] {
             let plays = plays_of(a, b);
@@ -424,11 +396,11 @@ mod tests {
                         continue;
                     }
                     let pair = [plays[i], plays[j]];
-                    let raced = race(&Heuristic, MoveGen::new, &pair, &config(144));
+                    let raced = race(&Heuristic, MoveGen::new, &pair, None, &config(144));
                     let first = raced.iter().find(|r| r.after == pair[0]).unwrap();
                     if raced[0].after != pair[0]
                         && first.trials < 144
-                        && first.behind <= RELEASE * 2.0 * first.behind_std_err
+                        && first.behind <= release * first.behind_std_err
                         && pair[0] != pair[1]
                     {
                         found.push((pair, first.trials));
@@ -442,7 +414,7 @@ mod tests {
     #[test]
     fn a_kept_play_far_behind_leaves_the_race_at_twice_the_drop_margin() {
         let (good, bad) = far_apart();
-        let kept = race_keeping(
+        let kept = race(
             &Heuristic,
             MoveGen::new,
             &[bad, good],
@@ -451,13 +423,13 @@ mod tests {
         );
         assert_eq!(kept[0].after, good);
         assert_eq!(kept[1].trials, 36, "{kept:?}");
-        assert!(kept[1].behind > RELEASE * 2.0 * kept[1].behind_std_err);
+        assert!(kept[1].behind > RELEASE * RaceConfig::default().drop_z * kept[1].behind_std_err);
         let held = RaceConfig {
             hold_z: Some(1e9),
             ..config(144)
         };
         // Held by a margin no lead reaches, a choice that far behind still loses its place.
-        let raced = race(&Heuristic, MoveGen::new, &[bad, good], &held);
+        let raced = race(&Heuristic, MoveGen::new, &[bad, good], None, &held);
         assert_eq!(raced[0].after, good, "{raced:?}");
     }
 
@@ -469,8 +441,8 @@ mod tests {
             "no opening play dropped within the release"
         );
         let mut longer = 0;
-        for (pair, dropped_at) in &cases {
-            let kept = race_keeping(&Heuristic, MoveGen::new, pair, Some(0), &config(144));
+        for (pair, dropped_at) in cases {
+            let kept = race(&Heuristic, MoveGen::new, pair, Some(0), &config(144));
             let mine = kept.iter().find(|r| r.after == pair[0]).unwrap();
             let winner = &kept[0];
             assert!(mine.trials > *dropped_at, "{pair:?}: {kept:?}");
@@ -488,12 +460,12 @@ mod tests {
     fn a_held_choice_stays_unless_a_play_is_clearly_ahead_of_it() {
         let cases = dropped_within_the_release();
         let mut held_first = 0;
-        for (pair, _) in &cases {
+        for (pair, _) in cases {
             let held = RaceConfig {
                 hold_z: Some(2.0),
                 ..config(144)
             };
-            let raced = race(&Heuristic, MoveGen::new, pair, &held);
+            let raced = race(&Heuristic, MoveGen::new, pair, None, &held);
             let choice = raced.iter().find(|r| r.after == pair[0]).unwrap();
             let other = raced.iter().find(|r| r.after == pair[1]).unwrap();
             if choice.trials < other.trials {
@@ -510,7 +482,7 @@ mod tests {
         assert!(held_first > 0, "no choice held: {cases:?}");
         // Unheld, the best mean wins.
         let (good, bad) = far_apart();
-        let raced = race(&Heuristic, MoveGen::new, &[bad, good], &config(72));
+        let raced = race(&Heuristic, MoveGen::new, &[bad, good], None, &config(72));
         assert_eq!(raced[0].after, good);
     }
 
@@ -522,7 +494,7 @@ mod tests {
             ..config(432)
         };
         // Four copies of one play are never dropped: two blocks of 4 x 36 fit in 300.
-        let raced = race(&Heuristic, MoveGen::new, &[p, p, p, p], &config);
+        let raced = race(&Heuristic, MoveGen::new, &[p, p, p, p], None, &config);
         assert!(raced.iter().all(|r| r.trials == 72), "{raced:?}");
     }
 
@@ -534,7 +506,7 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| race(&Heuristic, MoveGen::new, &plays, &config(72)))
+                .install(|| race(&Heuristic, MoveGen::new, &plays, None, &config(72)))
         };
         assert_eq!(run(1), run(2));
     }
@@ -557,7 +529,10 @@ mod tests {
             max_trials: 36,
             ..RaceConfig::default()
         };
-        assert_eq!(refine(&Heuristic, MoveGen::new, &mut ranked, &config), 3);
+        assert_eq!(
+            refine(&Heuristic, MoveGen::new, &mut ranked, None, &config),
+            3
+        );
         assert!(ranked[..3].iter().all(|r| r.trials == 36));
         let mut head: Vec<_> = ranked[..3].iter().map(|r| r.after).collect();
         let mut was: Vec<_> = before[..3].iter().map(|r| r.after).collect();
@@ -571,7 +546,10 @@ mod tests {
             within: -1.0,
             ..config
         };
-        assert_eq!(refine(&Heuristic, MoveGen::new, &mut alone, &narrow), 0);
+        assert_eq!(
+            refine(&Heuristic, MoveGen::new, &mut alone, None, &narrow),
+            0
+        );
         assert_eq!(alone, before);
     }
 
@@ -582,6 +560,17 @@ mod tests {
     #[test]
     #[ignore]
     fn race_decision_time() {
+        let shipped = RaceConfig::default();
+        let unheld = RaceConfig {
+            hold_z: None,
+            ..shipped
+        };
+        for (name, config) in [("the choice held (shipped)", shipped), ("unheld", unheld)] {
+            decision_time(name, &config);
+        }
+    }
+
+    fn decision_time(name: &str, config: &RaceConfig) {
         use crate::backgammon::NeuralEvaluator;
         use crate::study::nply::is_over;
         use rand::{Rng, SeedableRng};
@@ -607,7 +596,7 @@ mod tests {
                     Filter::default(),
                     Probabilities::equity,
                 );
-                if refine(nets, MoveGen::new, &mut ranked, &RaceConfig::default()) > 0 {
+                if refine(nets, MoveGen::new, &mut ranked, None, config) > 0 {
                     raced += 1;
                 }
                 times.push(t.elapsed().as_secs_f64());
@@ -619,7 +608,7 @@ mod tests {
         }
         times.sort_by(f64::total_cmp);
         println!(
-            "2-ply and the race, {} threads: mean {:.2} s, median {:.2} s, worst {:.2} s per decision over {} positions ({} raced)",
+            "2-ply and the race, {name}, {} threads: mean {:.2} s, median {:.2} s, worst {:.2} s per decision over {} positions ({} raced)",
             rayon::current_num_threads(),
             times.iter().sum::<f64>() / times.len() as f64,
             times[times.len() / 2],
