@@ -65,10 +65,22 @@ def positions(n, rng, keep=lambda board: True):
 
 
 class Player:
-    def __init__(self, args):
+    def __init__(self, args, trace=None):
         self.proc = subprocess.Popen(
             [DECIDE] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
+        # decide's --trace file: a line for each decision that had a race.
+        self.trace = None
+        if trace:
+            open(trace, "w").close()
+            self.trace = open(trace)
+
+    def race(self):
+        """The race decide wrote for its last decision, if it raced."""
+        if self.trace is None:
+            return None
+        line = self.trace.readline()
+        return json.loads(line) if line else None
 
     def choose(self, board, d1, d2):
         line = " ".join(map(str, list(board[0]) + list(board[1]) + [d1, d2]))
@@ -162,11 +174,19 @@ def main():
             # level-above:TRIALS:HOLD_Z: the search's choice held unless a play leads it by more
             # than HOLD_Z standard errors at the race's end (RaceConfig::hold_z; 2 as shipped
             # since 6 December, `none`: the best mean played, as before).
+            # level-above:TRIALS:trace:FILE: the race's course written to FILE for each
+            # decision, and into the dump with the judge's loss for every contender
+            # (`scripts/race_rules.py` judges rules for the race's end from it); the choice
+            # played is the search's whenever it is still in the race at the end.
             parts = spec.split(":")[1:]
             flags = ["--plies", "2", "--deeper", "3", "--rollout", parts[0]]
-            if len(parts) > 1:
+            trace = None
+            if len(parts) > 2 and parts[1] == "trace":
+                trace = parts[2]
+                flags += ["--trace", trace]
+            elif len(parts) > 1:
                 flags += ["--no-hold"] if parts[1] == "none" else ["--hold-z", parts[1]]
-            players[spec] = Player(flags + weights)
+            players[spec] = Player(flags + weights, trace)
             continue
         if spec.startswith("rollout:"):
             # rollout:TRIALS[:WITHIN:KEEP[:TRUNCATE]]: the 2-ply analysis, then rollouts of
@@ -198,9 +218,19 @@ def main():
                 sys.exit(f"{name} chose a result gnubg does not list: {chosen}")
             errors[name] += best - judged[key]
             row[name] = best - judged[key]
+            raced = p.race()
+            if raced is not None:
+                for play in raced["plays"]:
+                    b = play["board"]
+                    play["loss"] = best - judged[(tuple(b[:25]), tuple(b[25:]))]
+                row.setdefault("races", {})[name] = raced
         if dump:
             record = {"index": index, "position": g.position_id(board), "dice": [d1, d2]}
-            dump.write(json.dumps(record | {"errors": row}) + "\n")
+            races = row.pop("races", None)
+            record |= {"errors": row}
+            if races:
+                record["races"] = races
+            dump.write(json.dumps(record) + "\n")
             dump.flush()
     n = len(range(shard, len(decisions), shards))
     nets = args.weights or "the shipped nets"

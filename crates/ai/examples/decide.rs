@@ -95,6 +95,20 @@ struct Args {
     /// The race's best mean is played, the search's choice not held (as before 6 December).
     #[arg(long)]
     no_hold: bool,
+    /// With `--rollout`: append each race to this file, one JSON line a decision (the
+    /// contenders' searched and raced equities, trials, paired differences and standard
+    /// errors), for `scripts/race_rules.py` to judge other rules for the race's end on the
+    /// same races. The race then holds the search's choice whenever it is still in the race
+    /// (an infinite `--hold-z`): the race's course is the shipped one, only its last step
+    /// differs.
+    #[arg(long)]
+    trace: Option<std::path::PathBuf>,
+}
+
+/// A position after a play in gnubg's layout (the opponent's 25 counts, then the mover's).
+fn gnubg_counts(after: &Position) -> Vec<u8> {
+    let [m, o] = after.to_counts();
+    o.iter().chain(&m).copied().collect()
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -113,6 +127,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut bot = match kind {
         EvalKind::Neural => BackgammonBot::with_nets(args.level, args.seed, nets),
         EvalKind::Heuristic => BackgammonBot::with_eval(args.level, args.seed, kind),
+    };
+    let mut trace = match &args.trace {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)?,
+        )),
+        None => None,
     };
     let mut gen = MoveGen::new();
     let stdin = std::io::stdin();
@@ -178,8 +201,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                             cube: None,
                             hold_z: (!args.no_hold).then_some(args.hold_z),
                         };
-                        race::refine(nets, MoveGen::new, &mut ranked, None, &config);
-                        ranked.first().map(|r| r.after)
+                        match trace.as_mut() {
+                            Some(file) => {
+                                let config = RaceConfig {
+                                    hold_z: Some(f64::MAX),
+                                    ..config
+                                };
+                                traced_race(nets, &ranked, &config, file)?
+                            }
+                            None => {
+                                race::refine(nets, MoveGen::new, &mut ranked, None, &config);
+                                ranked.first().map(|r| r.after)
+                            }
+                        }
                     }
                     None => ranked.first().map(|r| r.after),
                 }
@@ -197,4 +231,48 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         out.flush()?;
     }
     Ok(())
+}
+
+/// Races the contenders of `ranked` and writes the race as one JSON line; returns the race's
+/// winner (the search's first play when fewer than two are close).
+fn traced_race(
+    nets: &NeuralEvaluator,
+    ranked: &[nply::RankedPlay],
+    config: &RaceConfig,
+    file: &mut impl Write,
+) -> Result<Option<Position>, Box<dyn std::error::Error>> {
+    let plays = race::contenders(ranked, config);
+    if plays.len() < 2 {
+        return Ok(ranked.first().map(|r| r.after));
+    }
+    let raced = race::race(nets, MoveGen::new, &plays, None, config);
+    let rows: Vec<serde_json::Value> = plays
+        .iter()
+        .enumerate()
+        .map(|(k, after)| {
+            let searched = &ranked[k];
+            let r = raced
+                .iter()
+                .find(|r| r.after == *after)
+                .expect("every contender is raced");
+            serde_json::json!({
+                "board": gnubg_counts(after),
+                "searched": searched.chances.equity(),
+                "blended": searched.blended,
+                "trials": r.trials,
+                "equity": r.equity,
+                "behind": r.behind,
+                "std_err": r.behind_std_err,
+                "dropped": r.dropped,
+            })
+        })
+        .collect();
+    let winner = gnubg_counts(&raced[0].after);
+    writeln!(
+        file,
+        "{}",
+        serde_json::json!({"winner": winner, "plays": rows})
+    )?;
+    file.flush()?;
+    Ok(Some(raced[0].after))
 }

@@ -156,7 +156,7 @@ fn race_line(raced: usize, race: &RaceConfig) -> String {
             None => String::new(),
         };
         format!(
-            "Race: the {raced} plays within {:.2} rolled out on the same dice (variance-reduced, up to {} trials each and {} in all, a play dropped once {} standard errors behind{held}); their rows show rollout chances.",
+            "Race: the {raced} plays within {:.2} rolled out on the same dice (variance-reduced, up to {} trials each and {} in all, a play dropped once {} standard errors behind{held}); their rows show rollout chances, and below the first how far each trails it over the trials both played (cubeless equity, with its standard error).",
             race.within, race.max_trials, race.budget, race.drop_z
         )
     }
@@ -479,10 +479,12 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
             100.0 * c.win_backgammon,
             100.0 * c.lose_gammon,
             100.0 * c.lose_backgammon,
-            match r.trials {
-                Some(t) => format!("{t} trials"),
-                None if r.blended => format!("{}+{}", r.plies - 1, r.plies),
-                None => r.plies.to_string(),
+            match (r.trials, &r.paired) {
+                (Some(t), Some(p)) =>
+                    format!("{t} trials, {:+.3} ± {:.3} paired", -p.behind, p.std_err),
+                (Some(t), None) => format!("{t} trials"),
+                (None, _) if r.blended => format!("{}+{}", r.plies - 1, r.plies),
+                (None, _) => r.plies.to_string(),
             }
         )?;
     }

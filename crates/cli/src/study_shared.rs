@@ -168,7 +168,20 @@ pub(crate) struct HintPlay {
     /// The rollout trials of a raced play (`--race`; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trials: Option<u32>,
+    /// A raced play below the race's winner: how far its cubeless equity trails the
+    /// winner's over the trials both played, with that difference's standard error (absent
+    /// otherwise). Negative when the play is ahead but not by enough to unseat the held
+    /// choice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paired: Option<PairedJson>,
     pub chances: ChancesJson,
+}
+
+/// A paired difference of two raced plays, in cubeless equity.
+#[derive(Debug, Serialize)]
+pub(crate) struct PairedJson {
+    pub behind: f64,
+    pub std_err: f64,
 }
 
 /// The first `shown` of the `ranked` plays as a hint lists them: each scored by `score`
@@ -195,6 +208,10 @@ pub(crate) fn hint_plays(
                 plies: r.plies,
                 blended: r.blended,
                 trials: (r.trials > 0).then_some(r.trials),
+                paired: (i > 0 && r.trials > 0).then_some(PairedJson {
+                    behind: r.behind[0],
+                    std_err: r.behind[1],
+                }),
                 chances: (&r.chances).into(),
             }
         })
@@ -302,4 +319,49 @@ fn progress_bar(len: u64) -> indicatif::ProgressBar {
         .expect("a valid template"),
     );
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranked(trials: u32, behind: [f64; 2], win: f32) -> RankedPlay {
+        RankedPlay {
+            after: Position::START,
+            chances: Probabilities {
+                win,
+                ..Probabilities::default()
+            },
+            plies: 2,
+            trials,
+            blended: false,
+            behind,
+        }
+    }
+
+    #[test]
+    fn raced_plays_below_the_winner_show_their_paired_difference() {
+        let plays = [
+            ranked(432, [0.0, 0.0], 0.55),
+            ranked(432, [-0.01, 0.02], 0.56),
+            ranked(72, [0.08, 0.03], 0.5),
+            ranked(0, [0.0, 0.0], 0.4),
+        ];
+        let rows = hint_plays(&plays, 4, Probabilities::equity, |_| (String::new(), None));
+        assert!(rows[0].paired.is_none(), "the winner trails nothing");
+        let second = rows[1].paired.as_ref().unwrap();
+        assert_eq!((second.behind, second.std_err), (-0.01, 0.02));
+        let third = rows[2].paired.as_ref().unwrap();
+        assert_eq!((third.behind, third.std_err), (0.08, 0.03));
+        assert!(
+            rows[3].paired.is_none(),
+            "a play not raced has no paired difference"
+        );
+        let json = serde_json::to_value(&rows[1]).unwrap();
+        assert_eq!(json["paired"]["std_err"], 0.02);
+        assert!(serde_json::to_value(&rows[3])
+            .unwrap()
+            .get("paired")
+            .is_none());
+    }
 }

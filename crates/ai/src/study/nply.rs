@@ -225,6 +225,11 @@ pub struct RankedPlay {
     /// Whether the chances are the mean of `plies` and `plies - 1` ([`deepen`]: a close
     /// play after the strong bot's 2-ply search, valued as the bot values it).
     pub blended: bool,
+    /// When the play was raced and lost: how far its cubeless equity trails the race's
+    /// winner over the trials both played, and that paired difference's standard error
+    /// (`[0, 0]` otherwise). The paired difference is known far better than the gap between
+    /// the two plays' own means, which saw different numbers of trials.
+    pub behind: [f64; 2],
 }
 
 /// `candidates` (the legal results of a roll, seen from the mover) ranked best first for the
@@ -287,6 +292,7 @@ where
             plies: 0,
             trials: 0,
             blended: false,
+            behind: [0.0; 2],
         })
         .collect();
     let by_score = |a: &RankedPlay, b: &RankedPlay| score(&b.chances).total_cmp(&score(&a.chances));

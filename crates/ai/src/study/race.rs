@@ -84,6 +84,8 @@ pub struct Raced {
     pub behind: f64,
     /// The standard error of that difference (0 for the winner).
     pub behind_std_err: f64,
+    /// Whether it left the race before the end (dropped, or a kept or held play released).
+    pub dropped: bool,
 }
 
 const BLOCK: u32 = 36;
@@ -214,6 +216,7 @@ where
                 },
                 behind,
                 behind_std_err,
+                dropped: !results[c].is_empty() && !alive.contains(&c),
                 chances: mean_chances(&chances[c]),
             }
         })
@@ -259,6 +262,7 @@ where
             RankedPlay {
                 chances: r.chances,
                 trials: r.trials,
+                behind: [r.behind, r.behind_std_err],
                 ..*searched
             }
         })
@@ -346,6 +350,10 @@ mod tests {
         assert_eq!(raced[0].equity, raced[1].equity);
         assert_eq!(raced[1].behind, 0.0);
         assert_eq!(raced[1].behind_std_err, 0.0);
+        assert!(
+            raced.iter().all(|r| !r.dropped),
+            "both plays are in the race to its end"
+        );
     }
 
     #[test]
@@ -357,6 +365,7 @@ mod tests {
         assert_eq!(raced[1].trials, 36);
         assert!(raced[0].equity > 0.9 && raced[1].equity < -2.9, "{raced:?}");
         assert!(raced[1].behind > 2.0 * raced[1].behind_std_err);
+        assert!(raced[1].dropped && !raced[0].dropped, "{raced:?}");
     }
 
     /// A good play and a bad one, far apart (the bad one is dropped after the first block):
@@ -470,6 +479,7 @@ mod tests {
             let other = raced.iter().find(|r| r.after == pair[1]).unwrap();
             if choice.trials < other.trials {
                 // Released: it trailed by twice the drop margin.
+                assert!(choice.dropped);
                 assert_eq!(raced[0].after, pair[1]);
             } else if raced[0].after == pair[0] {
                 // Held: the other play is not ahead by more than 2 standard errors.
@@ -534,6 +544,9 @@ mod tests {
             3
         );
         assert!(ranked[..3].iter().all(|r| r.trials == 36));
+        // The winner trails nothing; the others carry their paired difference to it.
+        assert_eq!(ranked[0].behind, [0.0, 0.0]);
+        assert!(ranked[1..3].iter().all(|r| r.behind[1] > 0.0), "{ranked:?}");
         let mut head: Vec<_> = ranked[..3].iter().map(|r| r.after).collect();
         let mut was: Vec<_> = before[..3].iter().map(|r| r.after).collect();
         head.sort_by_key(|p| p.to_counts());

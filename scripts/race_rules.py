@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Rules for the end of the level above strong's race, judged on the same races.
+
+`scripts/chequer_error.py --players level-above:TRIALS:trace:FILE --dump D` writes, for
+every decision that had a race, the race's course (each contender's searched equity, its
+trials, its rollout equity, how far it trails the winner and the standard error of that
+paired difference, whether it left the race) beside the judge's loss for each contender
+(gnubg 1-ply, mEMG). The race was run holding the search's choice whenever it was still in
+the race at the end; every rule below picks from the same race, so their differences are
+the rules' alone, not the rollouts' luck:
+
+- `search`: the search's choice (strong's play), the race ignored;
+- `best mean`: the race's best mean among the plays still in it (the race until 6 December
+  dropped the search's choice at 2 standard errors, not 4, so this is close to it, not it);
+- `hold z`: the search's choice unless a play still in the race leads it by more than z
+  standard errors of their paired difference (shipped: z = 2);
+- `mix w`: among the plays still in the race, the best `w` x rollout + (1 - w) x searched
+  equity, each taken as a difference from the search's choice.
+
+    python3 scripts/race_rules.py D1 D2 ...          # dumps of one player, any shards
+    python3 scripts/race_rules.py measurements/chequer/2026-12-06/race-trace-gen10-seed1.jsonl.xz
+
+Decisions without a race count the player's own error under every rule. Two rows give the
+scale: gnubg 0-ply's own choices, and the judge's best of each race's contenders (no rule
+that picks among them can do better).
+"""
+
+import json
+import lzma
+import math
+import sys
+
+
+def pick_hold(plays, z):
+    first = plays[0]
+    if first["dropped"]:
+        return winner(plays)
+    alive = [p for p in plays if not p["dropped"]]
+    best = max(alive, key=lambda p: p["equity"])
+    if best is first:
+        return first
+    # With the search's choice held, every other play's `behind` is taken against it.
+    lead, se = -best["behind"], best["std_err"]
+    return best if lead > z * se else first
+
+
+def winner(plays):
+    alive = [p for p in plays if not p["dropped"]]
+    return max(alive, key=lambda p: p["equity"])
+
+
+def pick_mix(plays, w):
+    first = plays[0]
+    if first["dropped"]:
+        return winner(plays)
+    alive = [p for p in plays if not p["dropped"]]
+
+    def score(p):
+        return w * (p["equity"] - first["equity"]) + (1 - w) * (p["searched"] - first["searched"])
+
+    return max(alive, key=score)
+
+
+RULES = {"search": lambda plays: plays[0], "best mean": winner}
+for z in (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0):
+    RULES[f"hold {z:g}"] = lambda plays, z=z: pick_hold(plays, z)
+for w in (0.25, 0.5, 0.75):
+    RULES[f"mix {w:g}"] = lambda plays, w=w: pick_mix(plays, w)
+
+
+def main():
+    records = {}
+    for path in sys.argv[1:]:
+        opener = lzma.open if path.endswith(".xz") else open
+        for line in opener(path, "rt"):
+            r = json.loads(line)
+            records[r["index"]] = r
+    if not records:
+        sys.exit("no decisions in the dumps given")
+    # For scale: gnubg 0-ply's own choice, and the judge's best of the race's contenders
+    # (what no rule can beat: the race picks among those plays).
+    scale = ["gnubg 0-ply", "best contender"]
+    losses = {name: [] for name in scale + list(RULES)}
+    raced = 0
+    for r in records.values():
+        name = next(k for k in r["errors"] if k.startswith("level-above"))
+        race = (r.get("races") or {}).get(name)
+        losses["gnubg 0-ply"].append(r["errors"]["gnubg 0-ply"])
+        if race is None:
+            for rule in ["best contender"] + list(RULES):
+                losses[rule].append(r["errors"][name])
+            continue
+        raced += 1
+        losses["best contender"].append(min(p["loss"] for p in race["plays"]))
+        for rule, pick in RULES.items():
+            losses[rule].append(pick(race["plays"])["loss"])
+    n = len(records)
+    base = losses["hold 2"]
+    print(f"{n} decisions, {raced} raced; mEMG a decision, paired against `hold 2` (shipped)")
+    print("| rule | mEMG | paired | choices differing |")
+    print("|---|---:|---:|---:|")
+    for rule, v in losses.items():
+        d = [a - b for a, b in zip(v, base)]
+        m = sum(d) / n
+        se = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n)
+        changed = sum(1 for x in d if x != 0)
+        print(f"| {rule} | {1000 * sum(v) / n:.2f} | {1000 * m:+.2f} ± {1000 * se:.2f} | {changed} |")
+
+
+if __name__ == "__main__":
+    main()
