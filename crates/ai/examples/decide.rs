@@ -15,7 +15,8 @@
 //! the move filter of `--keep`, `--within` and `--at-least`) rather than a bot's; with
 //! `--rollout N` as well, the plays within `--rollout-within` of the best (at most
 //! `--rollout-keep`) are then raced by rollouts of up to N trials (`study::race`; `--truncate`,
-//! `--drop-z`), and the race's winner is played.
+//! `--drop-z`), and the race's winner is played. `--trace FILE` writes each race's course as
+//! a JSON line (`scripts/race_rules.py` judges rules for the race's end from them).
 
 use clap::Parser;
 use std::io::{BufRead, Write};
