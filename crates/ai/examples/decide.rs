@@ -223,8 +223,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         match choice {
             Some(after) => {
-                let [m, o] = after.to_counts();
-                let text: Vec<String> = o.iter().chain(&m).map(u8::to_string).collect();
+                let text: Vec<String> = gnubg_counts(&after).iter().map(u8::to_string).collect();
                 writeln!(out, "{}", text.join(" "))?;
             }
             None => writeln!(out, "none")?,
