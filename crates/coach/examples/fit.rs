@@ -21,6 +21,11 @@
 //! (`tabula_ai::backgammon::efficiency::PositionClass`, the races together), in training and
 //! held out: `--epochs 0` then reports a net's held-out error on that class alone, and a fit
 //! measures what a net of that class's own would gain (docs/training.md, "A crashed net").
+//!
+//! `--sets DIR` (repeatable) adds sibling sets (`label --sets`: a roll's close plays labelled
+//! together) with a ranking loss of weight `--rank-weight` (`supervised::Adam::pass_with_sets`;
+//! Adam only); every twentieth set file is held out, and each pass also reports how much
+//! equity the nets' 0-ply pick in the held-out sets gives up against the labels' best.
 
 use clap::Parser;
 use rand::{Rng, SeedableRng};
@@ -33,7 +38,8 @@ use tabula_ai::backgammon::nn::file;
 use tabula_ai::backgammon::nn::net::{Net, OUTPUTS};
 use tabula_ai::backgammon::nn::{NeuralEvaluator, Phase};
 use tabula_coach::label;
-use tabula_coach::supervised::{self, Example};
+use tabula_coach::siblings::{self, SiblingSet};
+use tabula_coach::supervised::{self, Example, SetLoss};
 
 #[derive(Parser)]
 struct Args {
@@ -83,6 +89,15 @@ struct Args {
     /// measured by what matters (the gnubg-judged error) rather than the held-out error alone.
     #[arg(long)]
     every_pass: bool,
+    /// Folders of sibling sets (repeatable).
+    #[arg(long)]
+    sets: Vec<PathBuf>,
+    /// The ranking loss's weight beside the set members' cross-entropy.
+    #[arg(long, default_value_t = 4.0)]
+    rank_weight: f32,
+    /// Sibling sets per Adam step.
+    #[arg(long, default_value_t = 8)]
+    sets_per_step: usize,
 }
 
 /// The classes `--class` keeps: [`PositionClass`]'s, the races together.
@@ -188,6 +203,52 @@ fn load(dirs: &[PathBuf]) -> Result<(Vec<Example>, Vec<HeldSet>), Box<dyn std::e
     Ok((train, sets))
 }
 
+/// The sibling sets of `dirs` for training (a folder named `n` times counted `n` times) and
+/// held out (every twentieth file of each folder, each once).
+fn load_sets(
+    dirs: &[PathBuf],
+) -> Result<(Vec<SiblingSet>, Vec<SiblingSet>), Box<dyn std::error::Error>> {
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for (i, dir) in dirs.iter().enumerate() {
+        if dirs[..i].contains(dir) {
+            continue;
+        }
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "tsb"))
+            .collect();
+        paths.sort();
+        let mut mine = Vec::new();
+        for (k, p) in paths.iter().enumerate() {
+            let sets = siblings::read_sets(&std::fs::read(p)?)
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+            if k % 20 == 19 {
+                held.extend(sets);
+            } else {
+                mine.extend(sets);
+            }
+        }
+        for _ in 0..dirs.iter().filter(|d| *d == dir).count() {
+            train.extend_from_slice(&mine);
+        }
+    }
+    Ok((train, held))
+}
+
+/// The held-out sets' figures as a phrase: the 0-ply pick's loss against the labels' best
+/// (mEMG a set) and the ranking loss.
+fn set_figures(nets: &NeuralEvaluator, held: &[SiblingSet]) -> String {
+    if held.is_empty() {
+        return String::new();
+    }
+    let (pick, rank) = supervised::set_errors(nets, held);
+    format!(
+        "; held-out sets: pick loss {:.2} mEMG, ranking loss {:.3e}",
+        pick * 1000.0,
+        rank
+    )
+}
+
 /// The pooled held-out equity error (each folder weighed by its examples and the times it
 /// was named) and each folder's, as `name error` pairs: each example is evaluated once.
 fn held_out_errors(nets: &NeuralEvaluator, sets: &[HeldSet]) -> (f64, String) {
@@ -236,6 +297,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         nets = nets.with_crashed_net();
     }
     let (mut train, mut sets) = load(&args.labels)?;
+    let (train_sets, held_sets) = load_sets(&args.sets)?;
+    if !args.sets.is_empty() && args.adam_batch == 0 {
+        return Err("--sets needs --adam-batch: the ranking loss is fitted by Adam".into());
+    }
+    let set_loss = SetLoss {
+        weight: args.rank_weight,
+        per_step: args.sets_per_step,
+    };
     if let Some(class) = args.class {
         let keep = |e: &Example| Class::of(e) == class;
         train.retain(keep);
@@ -271,8 +340,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ""
         }
     ))?;
+    if !args.sets.is_empty() {
+        say(format!(
+            "sibling sets: {} training ({} members), {} held out, ranking weight {}, {} a step",
+            train_sets.len(),
+            train_sets.iter().map(|s| s.members.len()).sum::<usize>(),
+            held_sets.len(),
+            args.rank_weight,
+            args.sets_per_step
+        ))?;
+    }
     let (mut best, apart) = held_out_errors(&nets, &sets);
-    say(format!("start: held-out equity error {best:.4} ({apart})"))?;
+    say(format!(
+        "start: held-out equity error {best:.4} ({apart}){}",
+        set_figures(&nets, &held_sets)
+    ))?;
     let mut alpha = args.alpha;
     // One Adam state for the whole fit (its moments carry from pass to pass).
     let mut adam = supervised::Adam::new(&nets);
@@ -280,16 +362,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let started = std::time::Instant::now();
         let seed = args.seed + epoch as u64;
         let report = if args.adam_batch > 0 {
-            adam.pass(&mut nets, &train, alpha, args.adam_batch, seed)
+            adam.pass_with_sets(
+                &mut nets,
+                &train,
+                &train_sets,
+                &set_loss,
+                alpha,
+                args.adam_batch,
+                seed,
+            )
         } else {
             supervised::fit(&mut nets, &train, 1, alpha, seed)
         };
         let (err, apart) = held_out_errors(&nets, &sets);
         say(format!(
-            "pass {epoch}: alpha {alpha:.5} training loss {:.4} (floor {:.4}) held-out equity \
-             error {err:.4} ({apart}) ({:.0} s)",
+            "pass {epoch}: alpha {alpha:.5} training loss {:.4} (floor {:.4}, sets' ranking \
+             {:.3e}) held-out equity error {err:.4} ({apart}){} ({:.0} s)",
             report.loss,
             report.floor,
+            report.rank,
+            set_figures(&nets, &held_sets),
             started.elapsed().as_secs_f64()
         ))?;
         let improved = err < best;
@@ -302,7 +394,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let info = format!(
                 "method=fit labels={} passes={epoch} alpha={} decay={} adam_batch={} \
                  features={} extended={} contact_hidden={} crashed_net={} seed={} class={} \
-                 held_out_error={err:.4} \
+                 sets={} rank_weight={} sets_per_step={} held_out_error={err:.4} \
                  from=[{start_info}]",
                 labels.join(","),
                 args.alpha,
@@ -314,7 +406,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 nets.crashed.is_some(),
                 args.seed,
                 args.class
-                    .map_or("all".into(), |c| format!("{c:?}").to_lowercase())
+                    .map_or("all".into(), |c| format!("{c:?}").to_lowercase()),
+                args.sets
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                args.rank_weight,
+                args.sets_per_step
             );
             if improved {
                 best = err;

@@ -16,6 +16,10 @@
 //! `--rollout N` labels each by a variance-reduced rollout of N trials (seeded by the run's
 //! seed, the chunk and the record) instead of the n-ply chances. Both are written to the
 //! manifest when used.
+//!
+//! `--sets` writes sibling sets instead (`tabula_coach::siblings`: for each sampled position
+//! a roll's close candidate plays, each labelled at `--plies`) to `<out>/sets-NNNNNN.tsb`;
+//! `--per-chunk` then counts the parent positions (50 is usual).
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -24,6 +28,7 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use tabula_ai::backgammon::NeuralEvaluator;
 use tabula_coach::label::{self, Labelled, SampleConfig};
+use tabula_coach::siblings::{self, SetConfig};
 use tabula_tables::MoveGen;
 
 #[derive(Parser)]
@@ -65,10 +70,23 @@ struct Args {
     /// search gives both).
     #[arg(long, conflicts_with = "rollout")]
     blend: bool,
+    /// Write sibling sets (a roll's close plays labelled together) instead of positions.
+    #[arg(long, conflicts_with_all = ["rollout", "blend"])]
+    sets: bool,
+    /// With `--sets`: the most plays a set keeps.
+    #[arg(long, default_value_t = 8)]
+    max_members: usize,
+    /// With `--sets`: plays further behind the best at 0-ply are left out.
+    #[arg(long, default_value_t = 0.16)]
+    window: f32,
 }
 
-fn chunk_path(dir: &Path, index: u64) -> PathBuf {
-    dir.join(format!("chunk-{index:06}.tlb"))
+fn chunk_path(dir: &Path, index: u64, sets: bool) -> PathBuf {
+    if sets {
+        dir.join(format!("sets-{index:06}.tsb"))
+    } else {
+        dir.join(format!("chunk-{index:06}.tlb"))
+    }
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -114,6 +132,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if args.kinds {
         manifest.push_str("kinds: closed out, prime, blitz, back game\n");
     }
+    if args.sets {
+        manifest.push_str(&format!(
+            "sets: the best {} plays within {} at 0-ply\n",
+            args.max_members, args.window
+        ));
+    }
+    let set_cfg = SetConfig {
+        sample: cfg,
+        max_members: args.max_members,
+        window: args.window,
+    };
     std::fs::create_dir_all(&args.out)?;
     let manifest_path = args.out.join("manifest.txt");
     match std::fs::read_to_string(&manifest_path) {
@@ -128,7 +157,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(_) => std::fs::write(&manifest_path, &manifest)?,
     }
     let missing: Vec<u64> = (0..args.chunks)
-        .filter(|&c| !chunk_path(&args.out, c).exists())
+        .filter(|&c| !chunk_path(&args.out, c, args.sets).exists())
         .collect();
     let bar = ProgressBar::new(args.chunks);
     bar.set_style(ProgressStyle::with_template(
@@ -140,8 +169,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build()?;
     pool.install(|| {
         missing.par_iter().try_for_each(|&c| {
-            let positions = label::sample_chunk(&nets, &cfg, c);
             let mut gen = MoveGen::new();
+            let path = chunk_path(&args.out, c, args.sets);
+            let tmp = path.with_extension("tmp");
+            if args.sets {
+                let sets: Vec<_> = siblings::sample_sets(&nets, &set_cfg, c)
+                    .iter()
+                    .map(|members| siblings::label_set(&nets, &mut gen, members, args.plies))
+                    .collect();
+                std::fs::write(&tmp, siblings::write_sets(&sets))?;
+                std::fs::rename(&tmp, &path)?;
+                bar.inc(1);
+                return Ok(());
+            }
+            let positions = label::sample_chunk(&nets, &cfg, c);
             let records: Vec<Labelled> = positions
                 .into_iter()
                 .enumerate()
@@ -159,8 +200,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     },
                 })
                 .collect();
-            let path = chunk_path(&args.out, c);
-            let tmp = path.with_extension("tmp");
             std::fs::write(&tmp, label::write_chunk(&records))?;
             std::fs::rename(&tmp, &path)?;
             bar.inc(1);

@@ -22,6 +22,11 @@ pub trait Gradients {
         h: &mut [f32],
     ) -> f32;
 
+    /// Adds to `grad` the gradient that `dz2` (the loss's derivative by each output's
+    /// pre-sigmoid sum, already scaled) carries back through the net, for `inputs` whose
+    /// hidden layer is `h` (as [`Net::hidden_layer`] left it).
+    fn accumulate_backward(&self, inputs: &Inputs, h: &[f32], dz2: &[f32; OUTPUTS], grad: &mut Net);
+
     /// One step of plain SGD towards `target` for `inputs`, of size `alpha`, taken in place
     /// (only the first-layer rows of the non-zero inputs move); returns the cross-entropy
     /// before the step. `h` is scratch of length `hidden`.
@@ -57,7 +62,20 @@ impl Gradients for Net {
             let (o, t) = (out[k].clamp(1e-6, 1.0 - 1e-6), target[k]);
             loss -= t * o.ln() + (1.0 - t) * (1.0 - o).ln();
             dz2[k] = (out[k] - t) * scale;
-            grad.b2[k] += dz2[k];
+        }
+        self.accumulate_backward(inputs, h, &dz2, grad);
+        loss
+    }
+
+    fn accumulate_backward(
+        &self,
+        inputs: &Inputs,
+        h: &[f32],
+        dz2: &[f32; OUTPUTS],
+        grad: &mut Net,
+    ) {
+        for (b, d) in grad.b2.iter_mut().zip(dz2) {
+            *b += d;
         }
         let hidden = self.hidden;
         let mut dz1 = vec![0.0f32; hidden];
@@ -81,7 +99,6 @@ impl Gradients for Net {
                 grow[j] += v * dz1[j];
             }
         }
-        loss
     }
 
     fn sgd_step(

@@ -30,7 +30,7 @@ use tabula_tables::{MoveGen, Position, CHECKERS};
 /// The first bytes of a chunk file.
 const MAGIC: &[u8; 8] = b"TLABEL01";
 /// Bytes of one record: 26 pip counts and five `f32`.
-const RECORD: usize = 26 + 4 * OUTPUTS;
+pub(crate) const RECORD: usize = 26 + 4 * OUTPUTS;
 
 /// How positions are sampled.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -190,10 +190,7 @@ pub fn write_chunk(records: &[Labelled]) -> Vec<u8> {
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&(records.len() as u64).to_le_bytes());
     for r in records {
-        out.extend(r.position.pips().iter().map(|&p| p as u8));
-        for t in r.target {
-            out.extend_from_slice(&t.to_le_bytes());
-        }
+        push_record(&mut out, r);
     }
     let digest = Sha256::digest(&out);
     out.extend_from_slice(&digest);
@@ -217,23 +214,36 @@ pub fn read_chunk(bytes: &[u8]) -> Result<Vec<Labelled>, ChunkError> {
     body[16..]
         .chunks_exact(RECORD)
         .enumerate()
-        .map(|(i, rec)| {
-            let mut pips = [0i8; 26];
-            for (p, &b) in pips.iter_mut().zip(&rec[..26]) {
-                *p = b as i8;
-            }
-            let position = Position::from_parts(pips, 0).map_err(|_| ChunkError::Record(i))?;
-            let mut target = [0.0f32; OUTPUTS];
-            for (k, t) in target.iter_mut().enumerate() {
-                let at = 26 + 4 * k;
-                *t = f32::from_le_bytes(rec[at..at + 4].try_into().expect("4 bytes"));
-            }
-            if target.iter().any(|t| !(0.0..=1.0).contains(t)) {
-                return Err(ChunkError::Record(i));
-            }
-            Ok(Labelled { position, target })
-        })
+        .map(|(i, rec)| parse_record(rec, i))
         .collect()
+}
+
+/// Appends one record's [`RECORD`] bytes to `out`: the 26 signed pip counts, then the five
+/// chances as little-endian `f32`.
+pub(crate) fn push_record(out: &mut Vec<u8>, r: &Labelled) {
+    out.extend(r.position.pips().iter().map(|&p| p as u8));
+    for t in r.target {
+        out.extend_from_slice(&t.to_le_bytes());
+    }
+}
+
+/// The record in `rec` ([`RECORD`] bytes), the `i`th of its file, checked: a legal
+/// position and chances within `0..=1`.
+pub(crate) fn parse_record(rec: &[u8], i: usize) -> Result<Labelled, ChunkError> {
+    let mut pips = [0i8; 26];
+    for (p, &b) in pips.iter_mut().zip(&rec[..26]) {
+        *p = b as i8;
+    }
+    let position = Position::from_parts(pips, 0).map_err(|_| ChunkError::Record(i))?;
+    let mut target = [0.0f32; OUTPUTS];
+    for (k, t) in target.iter_mut().enumerate() {
+        let at = 26 + 4 * k;
+        *t = f32::from_le_bytes(rec[at..at + 4].try_into().expect("4 bytes"));
+    }
+    if target.iter().any(|t| !(0.0..=1.0).contains(t)) {
+        return Err(ChunkError::Record(i));
+    }
+    Ok(Labelled { position, target })
 }
 
 #[cfg(test)]

@@ -10,6 +10,8 @@
 //!   Adam), and the 1-ply refinement generations;
 //! - [`label`]: positions from exploring self-play labelled by the nets' n-ply chances, in
 //!   checksummed chunk files (expert iteration);
+//! - [`siblings`]: a roll's close candidate plays labelled together, for a fit that learns
+//!   to rank them;
 //! - [`save`] (and [`save_backgammon`], [`save_never_finishing`]): the atomic write of a
 //!   weights file every trainer ends with;
 //! - [`measure`]: cubeless duplicate-dice matches between evaluators, the learning curve's
@@ -31,6 +33,7 @@ pub mod label;
 pub mod measure;
 pub mod nf_td;
 pub mod rules;
+pub mod siblings;
 pub mod supervised;
 pub mod td;
 

@@ -13,6 +13,7 @@
 
 use super::td::{best_play, roll, to_array};
 use crate::grad::Gradients;
+use crate::siblings::SiblingSet;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -86,6 +87,8 @@ pub struct FitReport {
     pub loss: f64,
     /// The part of that loss the targets' own entropy explains (the best reachable).
     pub floor: f64,
+    /// Mean ranking loss per sibling set ([`Adam::pass_with_sets`]; 0 without sets).
+    pub rank: f64,
 }
 
 /// The most hidden units of any of the nets.
@@ -113,6 +116,7 @@ pub fn fit(
     let mut report = FitReport {
         loss: 0.0,
         floor: 0.0,
+        rank: 0.0,
     };
     for _ in 0..epochs {
         order.shuffle(&mut rng);
@@ -128,6 +132,7 @@ pub fn fit(
         report = FitReport {
             loss: loss / n,
             floor: floor / n,
+            rank: 0.0,
         };
     }
     report
@@ -241,6 +246,29 @@ impl Adam {
         batch: usize,
         seed: u64,
     ) -> FitReport {
+        self.pass_with_sets(nets, examples, &[], &SetLoss::default(), lr, batch, seed)
+    }
+
+    /// One pass over `examples` and the sibling `sets` together (module [`crate::siblings`]):
+    /// the examples' batches as [`Adam::pass`] makes them, and steps of
+    /// [`SetLoss::per_step`] sets each, all in one order shuffled from `seed`. A set's loss
+    /// is each member's cross-entropy (a mean over the set) plus [`SetLoss::weight`] times
+    /// the ranking loss: the mean square, over the set, of each member's equity error less
+    /// the set's mean error, so that only the differences between a roll's plays count, as
+    /// they do when a play is chosen. Members the bear-off database answers have no net and
+    /// no error. Without sets this is [`Adam::pass`] exactly. Deterministic for its
+    /// arguments and the state.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pass_with_sets(
+        &mut self,
+        nets: &mut NeuralEvaluator,
+        examples: &[Example],
+        sets: &[SiblingSet],
+        loss_cfg: &SetLoss,
+        lr: f32,
+        batch: usize,
+        seed: u64,
+    ) -> FitReport {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut inputs = Inputs::new();
         let mut h = vec![0.0f32; widest(nets)];
@@ -250,39 +278,232 @@ impl Adam {
             by_net[nets.slot(Phase::of(&ex.position))].push(i);
         }
         let batch = batch.max(1);
-        // Batches of one net each, the nets' batches interleaved at random.
-        let mut batches: Vec<(usize, Vec<usize>)> = Vec::new();
+        // Batches of one net each, the nets' batches interleaved at random, and the sets'
+        // steps among them.
+        let mut steps: Vec<Step> = Vec::new();
         for (k, idx) in by_net.iter().enumerate() {
             let mut idx = idx.clone();
             idx.shuffle(&mut rng);
-            batches.extend(idx.chunks(batch).map(|c| (k, c.to_vec())));
+            steps.extend(idx.chunks(batch).map(|c| Step::Examples(k, c.to_vec())));
         }
-        batches.shuffle(&mut rng);
-        let (mut loss, mut floor) = (0.0f64, 0.0f64);
+        if !sets.is_empty() {
+            let mut idx: Vec<usize> = (0..sets.len()).collect();
+            idx.shuffle(&mut rng);
+            steps.extend(
+                idx.chunks(loss_cfg.per_step.max(1))
+                    .map(|c| Step::Sets(c.to_vec())),
+            );
+        }
+        steps.shuffle(&mut rng);
+        let (mut loss, mut floor, mut rank) = (0.0f64, 0.0f64, 0.0f64);
+        let mut counted = 0usize;
         let encoding = nets.encoding;
-        for (k, members) in &batches {
-            let net = nets.nets_mut().swap_remove(*k);
-            let scale = 1.0 / members.len() as f32;
-            for &i in members {
-                let ex = &examples[i];
-                encoding.encode(&ex.position, &mut inputs);
-                loss += f64::from(net.accumulate_gradient(
-                    &inputs,
-                    &ex.target,
-                    scale,
-                    &mut moments[*k].grad,
-                    &mut h[..net.hidden],
-                ));
-                floor += entropy(&ex.target);
+        for step in &steps {
+            match step {
+                Step::Examples(k, members) => {
+                    let net = nets.nets_mut().swap_remove(*k);
+                    let scale = 1.0 / members.len() as f32;
+                    for &i in members {
+                        let ex = &examples[i];
+                        encoding.encode(&ex.position, &mut inputs);
+                        loss += f64::from(net.accumulate_gradient(
+                            &inputs,
+                            &ex.target,
+                            scale,
+                            &mut moments[*k].grad,
+                            &mut h[..net.hidden],
+                        ));
+                        floor += entropy(&ex.target);
+                        counted += 1;
+                    }
+                    moments[*k].step(net, lr);
+                }
+                Step::Sets(chosen) => {
+                    let mut touched = vec![false; moments.len()];
+                    let scale = 1.0 / chosen.len() as f32;
+                    let mut grads: Vec<&mut Net> =
+                        moments.iter_mut().map(|m| &mut m.grad).collect();
+                    for &s in chosen {
+                        let (ce, r) = set_gradient(
+                            nets,
+                            &sets[s],
+                            loss_cfg.weight,
+                            scale,
+                            &mut grads,
+                            &mut touched,
+                        );
+                        loss += ce;
+                        rank += r;
+                        floor += sets[s]
+                            .members
+                            .iter()
+                            .map(|m| entropy(&m.target))
+                            .sum::<f64>()
+                            / sets[s].members.len() as f64;
+                        counted += 1;
+                    }
+                    let mut all = nets.nets_mut();
+                    for (k, net) in all.iter_mut().enumerate() {
+                        if touched[k] {
+                            moments[k].step(net, lr);
+                        }
+                    }
+                }
             }
-            moments[*k].step(net, lr);
         }
-        let n = examples.len().max(1) as f64;
+        let n = counted.max(1) as f64;
         FitReport {
             loss: loss / n,
             floor: floor / n,
+            rank: rank / sets.len().max(1) as f64,
         }
     }
+}
+
+/// One step of [`Adam::pass_with_sets`]: a batch of examples of one net, or sibling sets.
+enum Step {
+    Examples(usize, Vec<usize>),
+    Sets(Vec<usize>),
+}
+
+/// How the sibling sets weigh in [`Adam::pass_with_sets`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SetLoss {
+    /// The ranking loss's weight beside the members' cross-entropy.
+    pub weight: f32,
+    /// Sets per Adam step.
+    pub per_step: usize,
+}
+
+impl Default for SetLoss {
+    fn default() -> SetLoss {
+        SetLoss {
+            weight: 4.0,
+            per_step: 8,
+        }
+    }
+}
+
+/// The cubeless equity of five chances (win, win gammon, win backgammon, lose gammon, lose
+/// backgammon) for the player they belong to.
+fn equity_of(p: &[f32; OUTPUTS]) -> f32 {
+    2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
+}
+
+/// Each output's share of the equity: `d equity / d output`.
+const EQUITY_WEIGHTS: [f32; OUTPUTS] = [2.0, 1.0, 1.0, -1.0, -1.0];
+
+/// A sibling set's loss in [`Adam::pass_with_sets`] (its members' mean cross-entropy plus
+/// `weight` times its ranking loss) and its gradient, one accumulator per net in slot
+/// order: what a step of the pass descends, for checking it.
+pub fn set_loss_and_gradient(
+    nets: &NeuralEvaluator,
+    set: &SiblingSet,
+    weight: f32,
+) -> (f64, Vec<Net>) {
+    let mut grads: Vec<Net> = nets
+        .named_nets()
+        .iter()
+        .map(|(_, net)| net.zeros_like())
+        .collect();
+    let mut touched = vec![false; grads.len()];
+    let mut refs: Vec<&mut Net> = grads.iter_mut().collect();
+    let (ce, rank) = set_gradient(nets, set, weight, 1.0, &mut refs, &mut touched);
+    (ce + f64::from(weight) * rank, grads)
+}
+
+/// Adds one sibling set's gradient (scaled by `scale`) to the accumulators `grads` (one per
+/// net, in slot order), marking the nets it reached in `touched`; returns the set's mean
+/// cross-entropy and its ranking loss (before the step).
+fn set_gradient(
+    nets: &NeuralEvaluator,
+    set: &SiblingSet,
+    weight: f32,
+    scale: f32,
+    grads: &mut [&mut Net],
+    touched: &mut [bool],
+) -> (f64, f64) {
+    struct Member {
+        phase: Phase,
+        slot: usize,
+        inputs: Inputs,
+        h: Vec<f32>,
+        out: [f32; OUTPUTS],
+    }
+    let n = set.members.len() as f32;
+    // The members' forward passes and equity errors (none for exact members).
+    let mut forward: Vec<Option<Member>> = Vec::with_capacity(set.members.len());
+    let mut errors = Vec::with_capacity(set.members.len());
+    for m in &set.members {
+        if NeuralEvaluator::exact(&m.position).is_some() {
+            forward.push(None);
+            errors.push(0.0f32);
+            continue;
+        }
+        let phase = Phase::of(&m.position);
+        let net = nets.net(phase);
+        let mut inputs = Inputs::new();
+        nets.encoding.encode(&m.position, &mut inputs);
+        let mut h = vec![0.0f32; net.hidden];
+        net.hidden_layer(&inputs, &mut h);
+        let out = net.output_layer(&h);
+        errors.push(equity_of(&out) - equity_of(&m.target));
+        forward.push(Some(Member {
+            phase,
+            slot: nets.slot(phase),
+            inputs,
+            h,
+            out,
+        }));
+    }
+    let mean = errors.iter().sum::<f32>() / n;
+    let rank = errors.iter().map(|e| (e - mean).powi(2)).sum::<f32>() / n;
+    let mut ce = 0.0f64;
+    for ((m, fwd), e) in set.members.iter().zip(&forward).zip(&errors) {
+        let Some(f) = fwd else { continue };
+        let g = weight * 2.0 * (e - mean) / n;
+        let mut dz2 = [0.0f32; OUTPUTS];
+        for k in 0..OUTPUTS {
+            let (o, t) = (f.out[k].clamp(1e-6, 1.0 - 1e-6), m.target[k]);
+            ce -= f64::from(t * o.ln() + (1.0 - t) * (1.0 - o).ln());
+            let sigmoid = f.out[k] * (1.0 - f.out[k]);
+            dz2[k] = scale * ((f.out[k] - t) / n + g * EQUITY_WEIGHTS[k] * sigmoid);
+        }
+        let net = nets.net(f.phase);
+        net.accumulate_backward(&f.inputs, &f.h, &dz2, grads[f.slot]);
+        touched[f.slot] = true;
+    }
+    (ce / f64::from(n), f64::from(rank))
+}
+
+/// How well `nets` rank each sibling set's plays at 0-ply against the set's labels: the
+/// mean equity (cubeless, the mover's) that the play the nets pick gives up against the
+/// labels' best, and the mean ranking loss of [`Adam::pass_with_sets`]. The first is what
+/// the 0-ply bot loses a decision if the labels were the truth.
+pub fn set_errors(nets: &NeuralEvaluator, sets: &[SiblingSet]) -> (f64, f64) {
+    let (pick, rank): (f64, f64) = sets
+        .par_iter()
+        .map(|set| {
+            let labels: Vec<f32> = set.members.iter().map(|m| equity_of(&m.target)).collect();
+            let mine: Vec<f32> = set
+                .members
+                .iter()
+                .map(|m| nets.evaluate(&m.position).equity())
+                .collect();
+            // The members are the opponent's positions: the mover picks the lowest.
+            let picked = (0..mine.len())
+                .min_by(|&a, &b| mine[a].total_cmp(&mine[b]))
+                .unwrap_or(0);
+            let best = labels.iter().copied().fold(f32::INFINITY, f32::min);
+            let n = labels.len() as f32;
+            let errors: Vec<f32> = mine.iter().zip(&labels).map(|(a, b)| a - b).collect();
+            let mean = errors.iter().sum::<f32>() / n;
+            let rank = errors.iter().map(|e| (e - mean).powi(2)).sum::<f32>() / n;
+            (f64::from(labels[picked] - best), f64::from(rank))
+        })
+        .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+    let n = sets.len().max(1) as f64;
+    (pick / n, rank / n)
 }
 
 /// Fits `nets` to `examples` by `epochs` passes of mini-batch Adam (step `lr`, `batch`
@@ -300,6 +521,7 @@ pub fn fit_adam(
     let mut report = FitReport {
         loss: 0.0,
         floor: 0.0,
+        rank: 0.0,
     };
     for epoch in 0..epochs {
         report = adam.pass(nets, examples, lr, batch, seed.wrapping_add(epoch as u64));
