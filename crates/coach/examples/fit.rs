@@ -166,31 +166,47 @@ fn with_feature_rows(net: &Net, inputs: usize) -> Net {
     .expect("the same net with more rows")
 }
 
-/// The training examples (a folder named `n` times read once and counted `n` times) and each
-/// folder's held-out examples.
-fn load(dirs: &[PathBuf]) -> Result<(Vec<Example>, Vec<HeldSet>), Box<dyn std::error::Error>> {
-    let mut train = Vec::new();
-    let mut sets: Vec<HeldSet> = Vec::new();
+/// Each folder of `dirs` once, with the times it was named (its files weigh that many times
+/// in training), and its files ending in `.ext`, sorted; every twentieth of them
+/// ([`held_out`]) is held out.
+fn folders(dirs: &[PathBuf], ext: &str) -> std::io::Result<Vec<(PathBuf, usize, Vec<PathBuf>)>> {
+    let mut out = Vec::new();
     for (i, dir) in dirs.iter().enumerate() {
         if dirs[..i].contains(dir) {
             continue;
         }
         let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "tlb"))
+            .filter(|p| p.extension().is_some_and(|x| x == ext))
             .collect();
         paths.sort();
+        let times = dirs.iter().filter(|d| *d == dir).count();
+        out.push((dir.clone(), times, paths));
+    }
+    Ok(out)
+}
+
+/// Whether a folder's `k`th file (in name order) is held out: every twentieth.
+fn held_out(k: usize) -> bool {
+    k % 20 == 19
+}
+
+/// The training examples (a folder named `n` times read once and counted `n` times) and each
+/// folder's held-out examples.
+fn load(dirs: &[PathBuf]) -> Result<(Vec<Example>, Vec<HeldSet>), Box<dyn std::error::Error>> {
+    let mut train = Vec::new();
+    let mut sets: Vec<HeldSet> = Vec::new();
+    for (dir, times, paths) in folders(dirs, "tlb")? {
         let (mut mine, mut held) = (Vec::new(), Vec::new());
         for (k, p) in paths.iter().enumerate() {
             let records = label::read_chunk(&std::fs::read(p)?)
                 .map_err(|e| format!("{}: {e}", p.display()))?;
-            let into = if k % 20 == 19 { &mut held } else { &mut mine };
+            let into = if held_out(k) { &mut held } else { &mut mine };
             into.extend(records.into_iter().map(|r| Example {
                 position: r.position,
                 target: r.target,
             }));
         }
-        let times = dirs.iter().filter(|d| *d == dir).count();
         for _ in 0..times {
             train.extend_from_slice(&mine);
         }
@@ -209,26 +225,14 @@ fn load_sets(
     dirs: &[PathBuf],
 ) -> Result<(Vec<SiblingSet>, Vec<SiblingSet>), Box<dyn std::error::Error>> {
     let (mut train, mut held) = (Vec::new(), Vec::new());
-    for (i, dir) in dirs.iter().enumerate() {
-        if dirs[..i].contains(dir) {
-            continue;
-        }
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "tsb"))
-            .collect();
-        paths.sort();
+    for (_, times, paths) in folders(dirs, "tsb")? {
         let mut mine = Vec::new();
         for (k, p) in paths.iter().enumerate() {
             let sets = siblings::read_sets(&std::fs::read(p)?)
                 .map_err(|e| format!("{}: {e}", p.display()))?;
-            if k % 20 == 19 {
-                held.extend(sets);
-            } else {
-                mine.extend(sets);
-            }
+            if held_out(k) { &mut held } else { &mut mine }.extend(sets);
         }
-        for _ in 0..dirs.iter().filter(|d| *d == dir).count() {
+        for _ in 0..times {
             train.extend_from_slice(&mine);
         }
     }

@@ -172,35 +172,34 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut gen = MoveGen::new();
             let path = chunk_path(&args.out, c, args.sets);
             let tmp = path.with_extension("tmp");
-            if args.sets {
+            let bytes = if args.sets {
                 let sets: Vec<_> = siblings::sample_sets(&nets, &set_cfg, c)
                     .iter()
                     .map(|members| siblings::label_set(&nets, &mut gen, members, args.plies))
                     .collect();
-                std::fs::write(&tmp, siblings::write_sets(&sets))?;
-                std::fs::rename(&tmp, &path)?;
-                bar.inc(1);
-                return Ok(());
-            }
-            let positions = label::sample_chunk(&nets, &cfg, c);
-            let records: Vec<Labelled> = positions
-                .into_iter()
-                .enumerate()
-                .map(|(i, position)| Labelled {
-                    position,
-                    target: match args.rollout {
-                        Some(trials) => {
-                            let seed = args.seed ^ (c << 20) ^ i as u64;
-                            label::label_by_rollout(&nets, &position, trials, seed)
-                        }
-                        None if args.blend => {
-                            label::label_position_blended(&nets, &mut gen, &position, args.plies)
-                        }
-                        None => label::label_position(&nets, &mut gen, &position, args.plies),
-                    },
-                })
-                .collect();
-            std::fs::write(&tmp, label::write_chunk(&records))?;
+                siblings::write_sets(&sets)
+            } else {
+                let positions = label::sample_chunk(&nets, &cfg, c);
+                let records: Vec<Labelled> = positions
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, position)| Labelled {
+                        position,
+                        target: match args.rollout {
+                            Some(trials) => {
+                                let seed = args.seed ^ (c << 20) ^ i as u64;
+                                label::label_by_rollout(&nets, &position, trials, seed)
+                            }
+                            None if args.blend => label::label_position_blended(
+                                &nets, &mut gen, &position, args.plies,
+                            ),
+                            None => label::label_position(&nets, &mut gen, &position, args.plies),
+                        },
+                    })
+                    .collect();
+                label::write_chunk(&records)
+            };
+            std::fs::write(&tmp, bytes)?;
             std::fs::rename(&tmp, &path)?;
             bar.inc(1);
             Ok::<(), std::io::Error>(())

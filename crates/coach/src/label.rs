@@ -186,36 +186,59 @@ pub fn label_position_blended(
 
 /// The bytes of a chunk file holding `records`.
 pub fn write_chunk(records: &[Labelled]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(8 + 8 + records.len() * RECORD + 32);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(records.len() as u64).to_le_bytes());
-    for r in records {
-        push_record(&mut out, r);
-    }
+    seal(MAGIC, records.len(), |out| {
+        for r in records {
+            push_record(out, r);
+        }
+    })
+}
+
+/// The records of a chunk file's bytes, checked.
+pub fn read_chunk(bytes: &[u8]) -> Result<Vec<Labelled>, ChunkError> {
+    let (_, body) = unseal(bytes, MAGIC, |count, len| {
+        usize::try_from(count)
+            .ok()
+            .and_then(|n| n.checked_mul(RECORD))
+            == Some(len)
+    })?;
+    body.chunks_exact(RECORD)
+        .enumerate()
+        .map(|(i, rec)| parse_record(rec, i))
+        .collect()
+}
+
+/// The bytes of a checksummed file: `magic`, `count` (little-endian `u64`), what `body`
+/// appends, and a SHA-256 of everything before it (the chunk and set files' framing).
+pub(crate) fn seal(magic: &[u8; 8], count: usize, body: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&(count as u64).to_le_bytes());
+    body(&mut out);
     let digest = Sha256::digest(&out);
     out.extend_from_slice(&digest);
     out
 }
 
-/// The records of a chunk file's bytes, checked.
-pub fn read_chunk(bytes: &[u8]) -> Result<Vec<Labelled>, ChunkError> {
-    if bytes.len() < 8 + 8 + 32 || &bytes[..8] != MAGIC {
+/// The count and the body (between the count and the checksum) of a file [`seal`] wrote
+/// with `magic`, checked: the magic, then `fits(count, body length)` (a file cut short is
+/// refused as [`ChunkError::Format`] where the length tells), then the checksum.
+pub(crate) fn unseal<'a>(
+    bytes: &'a [u8],
+    magic: &[u8; 8],
+    fits: impl FnOnce(u64, usize) -> bool,
+) -> Result<(u64, &'a [u8]), ChunkError> {
+    if bytes.len() < 8 + 8 + 32 || &bytes[..8] != magic {
         return Err(ChunkError::Format);
     }
-    let (body, digest) = bytes.split_at(bytes.len() - 32);
-    let count = u64::from_le_bytes(body[8..16].try_into().expect("8 bytes"));
-    let count = usize::try_from(count).map_err(|_| ChunkError::Format)?;
-    if count.checked_mul(RECORD).and_then(|n| n.checked_add(16)) != Some(body.len()) {
+    let (sealed, digest) = bytes.split_at(bytes.len() - 32);
+    let count = u64::from_le_bytes(sealed[8..16].try_into().expect("8 bytes"));
+    if !fits(count, sealed.len() - 16) {
         return Err(ChunkError::Format);
     }
-    if Sha256::digest(body).as_slice() != digest {
+    if Sha256::digest(sealed).as_slice() != digest {
         return Err(ChunkError::Checksum);
     }
-    body[16..]
-        .chunks_exact(RECORD)
-        .enumerate()
-        .map(|(i, rec)| parse_record(rec, i))
-        .collect()
+    Ok((count, &sealed[16..]))
 }
 
 /// Appends one record's [`RECORD`] bytes to `out`: the 26 signed pip counts, then the five

@@ -27,7 +27,6 @@ use crate::label::{self, ChunkError, Labelled, SampleConfig, RECORD};
 use crate::td::{roll, to_array};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sha2::{Digest, Sha256};
 use tabula_ai::backgammon::nn::NeuralEvaluator;
 use tabula_ai::backgammon::Evaluator;
 use tabula_tables::{MoveGen, Position};
@@ -131,41 +130,30 @@ pub fn label_set(
 
 /// The bytes of a set file holding `sets` (each of 2 to 255 members).
 pub fn write_sets(sets: &[SiblingSet]) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(sets.len() as u64).to_le_bytes());
-    for set in sets {
-        out.push(u8::try_from(set.members.len()).expect("at most 255 members"));
-        for m in &set.members {
-            label::push_record(&mut out, m);
+    label::seal(MAGIC, sets.len(), |out| {
+        for set in sets {
+            out.push(u8::try_from(set.members.len()).expect("at most 255 members"));
+            for m in &set.members {
+                label::push_record(out, m);
+            }
         }
-    }
-    let digest = Sha256::digest(&out);
-    out.extend_from_slice(&digest);
-    out
+    })
 }
 
-/// The sets of a set file's bytes, checked.
+/// The sets of a set file's bytes, checked: each of two or more members, nothing after
+/// the last.
 pub fn read_sets(bytes: &[u8]) -> Result<Vec<SiblingSet>, ChunkError> {
-    if bytes.len() < 8 + 8 + 32 || &bytes[..8] != MAGIC {
-        return Err(ChunkError::Format);
-    }
-    let (body, digest) = bytes.split_at(bytes.len() - 32);
-    if Sha256::digest(body).as_slice() != digest {
-        return Err(ChunkError::Checksum);
-    }
-    let count = u64::from_le_bytes(body[8..16].try_into().expect("8 bytes"));
-    let mut at = 16;
+    let (count, mut body) = label::unseal(bytes, MAGIC, |_, _| true)?;
     let mut sets = Vec::new();
     let mut record = 0;
     for _ in 0..count {
-        let n = usize::from(*body.get(at).ok_or(ChunkError::Format)?);
-        at += 1;
-        let end = at + n * RECORD;
-        if n < 2 || end > body.len() {
+        let (&n, rest) = body.split_first().ok_or(ChunkError::Format)?;
+        let n = usize::from(n);
+        if n < 2 || rest.len() < n * RECORD {
             return Err(ChunkError::Format);
         }
-        let members = body[at..end]
+        let (members, rest) = rest.split_at(n * RECORD);
+        let members = members
             .chunks_exact(RECORD)
             .map(|rec| {
                 record += 1;
@@ -173,9 +161,9 @@ pub fn read_sets(bytes: &[u8]) -> Result<Vec<SiblingSet>, ChunkError> {
             })
             .collect::<Result<Vec<_>, _>>()?;
         sets.push(SiblingSet { members });
-        at = end;
+        body = rest;
     }
-    if at != body.len() {
+    if !body.is_empty() {
         return Err(ChunkError::Format);
     }
     Ok(sets)
@@ -184,6 +172,7 @@ pub fn read_sets(bytes: &[u8]) -> Result<Vec<SiblingSet>, ChunkError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sha2::Digest;
 
     fn tiny() -> SetConfig {
         SetConfig {
@@ -226,8 +215,22 @@ mod tests {
         assert!(matches!(read_sets(&bad), Err(ChunkError::Checksum)));
         assert!(matches!(
             read_sets(&bytes[..bytes.len() - 1]),
-            Err(ChunkError::Format | ChunkError::Checksum)
+            Err(ChunkError::Checksum)
         ));
+        // A set of one play, and bytes after the last set, are refused though the
+        // checksum holds.
+        let mut one = sets[0].clone();
+        one.members.truncate(1);
+        assert!(matches!(
+            read_sets(&write_sets(&[one])),
+            Err(ChunkError::Format)
+        ));
+        let mut longer = write_sets(&sets);
+        longer.truncate(longer.len() - 32);
+        longer.push(0);
+        let digest = sha2::Sha256::digest(&longer);
+        longer.extend_from_slice(&digest);
+        assert!(matches!(read_sets(&longer), Err(ChunkError::Format)));
         assert!(matches!(label::read_chunk(&bytes), Err(ChunkError::Format)));
     }
 }

@@ -145,9 +145,7 @@ pub fn equity_error(nets: &NeuralEvaluator, examples: &[Example]) -> f64 {
         .par_iter()
         .map(|ex| {
             let mine = nets.evaluate(&ex.position).equity();
-            let t = &ex.target;
-            let target = 2.0 * t[0] - 1.0 + t[1] - t[3] + t[2] - t[4];
-            f64::from((mine - target).abs())
+            f64::from((mine - equity_of(&ex.target)).abs())
         })
         .sum();
     sum / examples.len().max(1) as f64
