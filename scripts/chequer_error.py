@@ -104,6 +104,10 @@ def main():
         "--weights", help="a .tnn file for the neural players instead of the shipped nets"
     )
     ap.add_argument(
+        "--partner",
+        help="a second .tnn file whose chances are averaged with the first's (an ensemble)",
+    )
+    ap.add_argument(
         "--dump", help="write each decision's errors here, one JSON line a decision"
     )
     ap.add_argument(
@@ -142,6 +146,7 @@ def main():
     players = {}
     for spec in args.players.split(","):
         weights = ["--weights", args.weights] if args.weights else []
+        weights += ["--partner", args.partner] if args.partner else []
         if spec.startswith("blend:"):
             # blend:PLIES[:KEEP:WITHIN:AT_LEAST]: as analysis:, each searched play valued by
             # the mean of PLIES and PLIES - 1 (nply::chances_blended).
@@ -234,6 +239,8 @@ def main():
             dump.flush()
     n = len(range(shard, len(decisions), shards))
     nets = args.weights or "the shipped nets"
+    if args.partner:
+        nets += f" averaged with {args.partner}"
     part = f" (shard {args.shard})" if args.shard else ""
     kind = " crashed" if args.crashed else ""
     print(f"{n}{kind} decisions{part} from gnubg 0-ply self-play, seed {args.seed}; judge gnubg 1-ply; {nets}")

@@ -40,6 +40,10 @@ struct Args {
     /// A weights file (`.tnn`) for the neural evaluator instead of the shipped one.
     #[arg(long)]
     weights: Option<std::path::PathBuf>,
+    /// A second weights file whose chances are averaged with the first's (an ensemble;
+    /// `NeuralEvaluator::with_partner`).
+    #[arg(long)]
+    partner: Option<std::path::PathBuf>,
     /// The bot's seed (the easy level's noise).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -119,11 +123,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "heuristic" => EvalKind::Heuristic,
         other => return Err(format!("--eval is neural or heuristic, not {other:?}").into()),
     };
-    let nets: &'static NeuralEvaluator = match &args.weights {
-        Some(path) => Box::leak(Box::new(NeuralEvaluator::from_bytes(&std::fs::read(
-            path,
-        )?)?)),
-        None => NeuralEvaluator::shipped(),
+    let read = |path: &std::path::Path| -> Result<NeuralEvaluator, Box<dyn std::error::Error>> {
+        Ok(NeuralEvaluator::from_bytes(&std::fs::read(path)?)?)
+    };
+    let nets: &'static NeuralEvaluator = match (&args.weights, &args.partner) {
+        (None, None) => NeuralEvaluator::shipped(),
+        (weights, partner) => {
+            let mut nets = match weights {
+                Some(path) => read(path)?,
+                None => NeuralEvaluator::shipped().clone(),
+            };
+            if let Some(path) = partner {
+                nets = nets.with_partner(read(path)?);
+            }
+            Box::leak(Box::new(nets))
+        }
     };
     let mut bot = match kind {
         EvalKind::Neural => BackgammonBot::with_nets(args.level, args.seed, nets),

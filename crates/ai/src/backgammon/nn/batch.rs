@@ -146,6 +146,18 @@ impl NeuralEvaluator {
     /// The chances of each of `positions` into `out` (cleared first), as
     /// [`Evaluator::evaluate`] gives them one by one, within rounding (module docs).
     pub fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Probabilities>) {
+        self.evaluate_batch_alone(positions, out);
+        if let Some(partner) = &self.partner {
+            let mut theirs = Vec::with_capacity(positions.len());
+            partner.evaluate_batch(positions, &mut theirs);
+            for (own, other) in out.iter_mut().zip(&theirs) {
+                *own = super::mean(own, other);
+            }
+        }
+    }
+
+    /// [`NeuralEvaluator::evaluate_batch`] on these nets alone, the partner left out.
+    fn evaluate_batch_alone(&self, positions: &[Position], out: &mut Vec<Probabilities>) {
         out.clear();
         let encoding = self.encoding;
         let mut bases: [Option<Base>; 3] = [None, None, None];
@@ -274,6 +286,39 @@ mod tests {
             .filter(|p| Phase::of(p) == Phase::Crashed && NeuralEvaluator::exact(p).is_none())
             .count();
         assert!(crashed > 0, "the batches hold no crashed position");
+    }
+
+    #[test]
+    fn an_ensemble_evaluates_the_mean_of_its_two_evaluators() {
+        // The shipped nets averaged with nets of random weights: one at a time and in a
+        // batch, each evaluation is the mean of the two evaluators' own.
+        let shipped = NeuralEvaluator::shipped();
+        let other = NeuralEvaluator::random(
+            shipped.encoding,
+            shipped.contact.hidden,
+            shipped.race.hidden,
+            11,
+        );
+        let pair = shipped.clone().with_partner(other.clone());
+        assert_batch_equals_one_at_a_time(&pair);
+        let mut worst = 0.0f32;
+        let mut differs = 0;
+        for p in batches().iter().flatten() {
+            let (a, b, m) = (shipped.evaluate(p), other.evaluate(p), pair.evaluate(p));
+            for (x, y, z) in [
+                (a.win, b.win, m.win),
+                (a.win_gammon, b.win_gammon, m.win_gammon),
+                (a.lose_gammon, b.lose_gammon, m.lose_gammon),
+            ] {
+                worst = worst.max((0.5 * (x + y) - z).abs());
+            }
+            differs += usize::from((m.win - a.win).abs() > 1e-3);
+        }
+        assert!(worst < 1e-6, "largest difference from the mean {worst}");
+        assert!(
+            differs > 100,
+            "the partner changed only {differs} evaluations"
+        );
     }
 
     fn assert_batch_equals_one_at_a_time(nets: &NeuralEvaluator) {

@@ -68,6 +68,10 @@ pub struct NeuralEvaluator {
     pub crashed: Option<Net>,
     /// The inputs the nets read.
     pub encoding: encode::Encoding,
+    /// A second evaluator whose chances are averaged with these nets' (an ensemble of two
+    /// independently trained sets of nets; `None`: these nets alone). Training reads and
+    /// writes only this evaluator's own nets.
+    pub partner: Option<Box<NeuralEvaluator>>,
 }
 
 impl Net {
@@ -112,6 +116,7 @@ impl NeuralEvaluator {
             race,
             crashed,
             encoding,
+            partner: None,
         })
     }
 
@@ -129,7 +134,15 @@ impl NeuralEvaluator {
             race: Net::random_with_inputs(n, race_hidden, seed.wrapping_add(1)),
             crashed: None,
             encoding,
+            partner: None,
         }
+    }
+
+    /// These nets with `partner`'s: every evaluation is the mean of the two evaluators'
+    /// chances (a mean of consistent chances is consistent; exact positions stay exact).
+    pub fn with_partner(mut self, partner: NeuralEvaluator) -> NeuralEvaluator {
+        self.partner = Some(Box::new(partner));
+        self
     }
 
     /// The same nets with a crashed net of their own, a copy of the contact net (the start
@@ -202,11 +215,26 @@ impl Evaluator for NeuralEvaluator {
         let mut inputs = encode::Inputs::new();
         self.encoding.encode(pos, &mut inputs);
         let out = self.net(Phase::of(pos)).forward(&inputs);
-        probabilities(out, pos)
+        let own = probabilities(out, pos);
+        match &self.partner {
+            Some(partner) => mean(&own, &partner.evaluate(pos)),
+            None => own,
+        }
     }
 
     fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Probabilities>) {
         NeuralEvaluator::evaluate_batch(self, positions, out);
+    }
+}
+
+/// The mean of two evaluations' chances.
+pub(crate) fn mean(a: &Probabilities, b: &Probabilities) -> Probabilities {
+    Probabilities {
+        win: 0.5 * (a.win + b.win),
+        win_gammon: 0.5 * (a.win_gammon + b.win_gammon),
+        win_backgammon: 0.5 * (a.win_backgammon + b.win_backgammon),
+        lose_gammon: 0.5 * (a.lose_gammon + b.lose_gammon),
+        lose_backgammon: 0.5 * (a.lose_backgammon + b.lose_backgammon),
     }
 }
 
