@@ -90,6 +90,20 @@ class Player:
         return [[int(x) for x in reply[:25]], [int(x) for x in reply[25:]]]
 
 
+class Gnubg:
+    """gnubg itself at PLIES (`gnubg:PLIES`): the result of the best equity at that depth,
+    for scale beside the judge (1-ply), which a deeper gnubg disagrees with too."""
+
+    def __init__(self, plies):
+        self.plies = plies
+
+    def choose(self, board, d1, d2):
+        return max(results(board, d1, d2), key=lambda a: mover_equity(a, self.plies))
+
+    def race(self):
+        return None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--decisions", type=int, default=400)
@@ -97,7 +111,7 @@ def main():
     ap.add_argument(
         "--players",
         default="strong/neural,medium/neural,strong/heuristic",
-        help="level/eval pairs, analysis:PLIES[:KEEP:WITHIN:AT_LEAST], blend:PLIES[...], deeper:PLIES:KEEP:WITHIN[:RANK_PLIES], level-above:TRIALS[:HOLD_Z] or "
+        help="level/eval pairs, analysis:PLIES[:KEEP:WITHIN:AT_LEAST], blend:PLIES[...], deeper:PLIES:KEEP:WITHIN[:RANK_PLIES], level-above:TRIALS[:HOLD_Z], gnubg:PLIES or "
         "rollout:TRIALS[:WITHIN:KEEP[:TRUNCATE]], comma-separated",
     )
     ap.add_argument(
@@ -147,6 +161,9 @@ def main():
     for spec in args.players.split(","):
         weights = ["--weights", args.weights] if args.weights else []
         weights += ["--partner", args.partner] if args.partner else []
+        if spec.startswith("gnubg:"):
+            players[spec] = Gnubg(int(spec.split(":")[1]))
+            continue
         if spec.startswith("blend:"):
             # blend:PLIES[:KEEP:WITHIN:AT_LEAST]: as analysis:, each searched play valued by
             # the mean of PLIES and PLIES - 1 (nply::chances_blended).
