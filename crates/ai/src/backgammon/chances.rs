@@ -60,6 +60,18 @@ impl Probabilities {
             - self.lose_backgammon
     }
 
+    /// The mean of these chances and `other`'s, output by output (a mean of consistent
+    /// chances is consistent).
+    pub fn mean(&self, other: &Probabilities) -> Probabilities {
+        Probabilities {
+            win: 0.5 * self.win + 0.5 * other.win,
+            win_gammon: 0.5 * self.win_gammon + 0.5 * other.win_gammon,
+            win_backgammon: 0.5 * self.win_backgammon + 0.5 * other.win_backgammon,
+            lose_gammon: 0.5 * self.lose_gammon + 0.5 * other.lose_gammon,
+            lose_backgammon: 0.5 * self.lose_backgammon + 0.5 * other.lose_backgammon,
+        }
+    }
+
     /// The same chances seen by the other player.
     pub fn flip(&self) -> Probabilities {
         Probabilities {

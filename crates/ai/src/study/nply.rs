@@ -204,10 +204,7 @@ pub fn chances_blended(
     plies: u32,
 ) -> Probabilities {
     let (deep, shallow) = chances_pair(eval, plays, pos, plies);
-    let mut mean = Probabilities::default();
-    add_weighted(&mut mean, &deep, 0.5);
-    add_weighted(&mut mean, &shallow, 0.5);
-    mean
+    deep.mean(&shallow)
 }
 
 /// A play ranked by [`rank_plays`].

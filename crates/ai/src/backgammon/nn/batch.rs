@@ -151,7 +151,7 @@ impl NeuralEvaluator {
             let mut theirs = Vec::with_capacity(positions.len());
             partner.evaluate_batch(positions, &mut theirs);
             for (own, other) in out.iter_mut().zip(&theirs) {
-                *own = super::mean(own, other);
+                *own = own.mean(other);
             }
         }
     }

@@ -69,7 +69,7 @@ pub struct NeuralEvaluator {
     /// The inputs the nets read.
     pub encoding: encode::Encoding,
     /// A second evaluator whose chances are averaged with these nets' (an ensemble of two
-    /// independently trained sets of nets; `None`: these nets alone). Training reads and
+    /// sets of nets, for measurements: no level uses one; `None`: these nets alone). Training reads and
     /// writes only this evaluator's own nets.
     pub partner: Option<Box<NeuralEvaluator>>,
 }
@@ -139,7 +139,7 @@ impl NeuralEvaluator {
     }
 
     /// These nets with `partner`'s: every evaluation is the mean of the two evaluators'
-    /// chances (a mean of consistent chances is consistent; exact positions stay exact).
+    /// chances ([`Probabilities::mean`]; exact positions stay exact).
     pub fn with_partner(mut self, partner: NeuralEvaluator) -> NeuralEvaluator {
         self.partner = Some(Box::new(partner));
         self
@@ -217,24 +217,13 @@ impl Evaluator for NeuralEvaluator {
         let out = self.net(Phase::of(pos)).forward(&inputs);
         let own = probabilities(out, pos);
         match &self.partner {
-            Some(partner) => mean(&own, &partner.evaluate(pos)),
+            Some(partner) => own.mean(&partner.evaluate(pos)),
             None => own,
         }
     }
 
     fn evaluate_batch(&self, positions: &[Position], out: &mut Vec<Probabilities>) {
         NeuralEvaluator::evaluate_batch(self, positions, out);
-    }
-}
-
-/// The mean of two evaluations' chances.
-pub(crate) fn mean(a: &Probabilities, b: &Probabilities) -> Probabilities {
-    Probabilities {
-        win: 0.5 * (a.win + b.win),
-        win_gammon: 0.5 * (a.win_gammon + b.win_gammon),
-        win_backgammon: 0.5 * (a.win_backgammon + b.win_backgammon),
-        lose_gammon: 0.5 * (a.lose_gammon + b.lose_gammon),
-        lose_backgammon: 0.5 * (a.lose_backgammon + b.lose_backgammon),
     }
 }
 
