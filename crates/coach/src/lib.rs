@@ -1,6 +1,8 @@
 //! The coach: training the backgammon and Never-Finishing nets, apart from the runtime
 //! (`tabula-ai`, whose bots only read the weights; no runtime crate depends on this one):
 //!
+//! - [`calibration`]: the nets' chances against the outcomes of their own self-play games,
+//!   by phase and pips (a bias a search of the same nets cannot see);
 //! - [`checkpoint`]: a TD run with checkpoints that resume, for either game's nets;
 //! - [`grad`]: the nets' gradients and SGD step on their public weights;
 //! - [`td`]: TD(lambda) self-play from random weights, games played in parallel with the
@@ -26,6 +28,7 @@
 
 #![deny(missing_docs)]
 
+pub mod calibration;
 pub mod checkpoint;
 pub mod grad;
 pub mod kinds;

@@ -1,0 +1,196 @@
+//! The nets' chances against the outcomes of their own 0-ply self-play
+//! (`tabula_coach::calibration`): for each class of position (all, by the nets' phase, by the
+//! pips of both sides), the mean of each chance, the mean of its outcome and their gap with
+//! its standard error (counted over games). A gap the size of several standard errors is a
+//! bias of the nets that their own searches share.
+//!
+//! ```text
+//! cargo run --release -p tabula-coach --example calibrate -- --games 20000 --threads 2
+//! ```
+
+use clap::Parser;
+use rayon::prelude::*;
+use std::path::PathBuf;
+use tabula_ai::backgammon::nn::Phase;
+use tabula_ai::backgammon::NeuralEvaluator;
+use tabula_coach::calibration::{self, PipBand, Record, Summary};
+
+#[derive(Parser)]
+struct Args {
+    /// The nets (a `.tnn` file); the shipped nets when left out.
+    #[arg(long)]
+    nets: Option<PathBuf>,
+    /// Games of self-play.
+    #[arg(long, default_value_t = 10_000)]
+    games: u64,
+    /// The dice seed: game `g` is played with dice from `seed * 1_000_003 + g`.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Fit a logistic recalibration of each output of the contact net (and the crashed net,
+    /// where there is one) to the games and write the recalibrated nets here; the race net
+    /// is left as it is.
+    #[arg(long)]
+    write: Option<PathBuf>,
+}
+
+const NAMES: [&str; 6] = [
+    "win",
+    "win gammon",
+    "win bg",
+    "lose gammon",
+    "lose bg",
+    "equity",
+];
+
+fn row(name: &str, s: &Summary) {
+    print!("| {name} | {} |", s.positions);
+    let bias = s.bias();
+    for k in 0..NAMES.len() {
+        print!(
+            " {:.4} / {:.4} ({:+.4} ± {:.4}) |",
+            s.predicted[k], s.outcome[k], bias[k], s.stderr[k]
+        );
+    }
+    println!();
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build_global()?;
+    let nets = match &args.nets {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            NeuralEvaluator::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => NeuralEvaluator::shipped().clone(),
+    };
+    let started = std::time::Instant::now();
+    let games: Vec<Vec<Record>> = (0..args.games)
+        .into_par_iter()
+        .map(|g| calibration::game(&nets, args.seed.wrapping_mul(1_000_003).wrapping_add(g)))
+        .collect();
+    println!(
+        "{} games of 0-ply self-play, seed {}, nets {}: {:.0} s",
+        args.games,
+        args.seed,
+        args.nets
+            .as_ref()
+            .map_or("shipped".to_string(), |p| p.display().to_string()),
+        started.elapsed().as_secs_f64()
+    );
+    println!();
+    print!("| class | positions |");
+    for n in NAMES {
+        print!(" {n}: nets / games (gap ± se) |");
+    }
+    println!();
+    println!("|---|---:|{}", "---|".repeat(NAMES.len()));
+    row("all", &calibration::summarise(&games, |_| true));
+    for (name, phase) in [
+        ("contact", Phase::Contact),
+        ("crashed", Phase::Crashed),
+        ("race", Phase::Race),
+    ] {
+        row(name, &calibration::summarise(&games, |r| r.phase == phase));
+    }
+    for (name, band) in [
+        ("250+ pips", PipBand::Early),
+        ("150-249 pips", PipBand::Middle),
+        ("under 150 pips", PipBand::Late),
+    ] {
+        row(name, &calibration::summarise(&games, |r| r.band == band));
+    }
+    row(
+        "contact, 250+ pips",
+        &calibration::summarise(&games, |r| {
+            r.phase == Phase::Contact && r.band == PipBand::Early
+        }),
+    );
+    for (k, name) in [(0, "win"), (1, "win gammon"), (3, "lose gammon")] {
+        reliability(&games, k, name);
+    }
+    if let Some(out) = &args.write {
+        write(&nets, &games, &args, out)?;
+    }
+    Ok(())
+}
+
+/// Fits and bakes the recalibration of the contact and crashed nets, and saves them.
+fn write(
+    nets: &NeuralEvaluator,
+    games: &[Vec<Record>],
+    args: &Args,
+    out: &PathBuf,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut fitted = nets.clone();
+    let mut info = format!(
+        "recalibrated by `calibrate --games {} --seed {}` (a logistic recalibration of each \
+         output fitted to the outcomes of 0-ply self-play) from {}:",
+        args.games,
+        args.seed,
+        args.nets
+            .as_ref()
+            .map_or("the shipped nets".to_string(), |p| p.display().to_string()),
+    );
+    println!();
+    println!("| net | output | a | b |");
+    println!("|---|---|---:|---:|");
+    for (name, phase) in [("contact", Phase::Contact), ("crashed", Phase::Crashed)] {
+        let slot = nets.slot(phase);
+        if name == "crashed" && slot == 0 {
+            continue;
+        }
+        let platts = calibration::fit_outputs(games, |r| nets.slot(r.phase) == slot);
+        for (k, p) in platts.iter().enumerate() {
+            println!("| {name} | {} | {:.4} | {:+.4} |", NAMES[k], p.a, p.b);
+            info.push_str(&format!(" {name}[{k}] a {:.4} b {:+.4};", p.a, p.b));
+            calibration::recalibrate(fitted.net_mut(phase), k, *p);
+        }
+    }
+    info.push_str(&format!(" previous info: {}", previous_info(args)?));
+    tabula_coach::save_backgammon(out, &fitted, info)?;
+    println!("\nwritten to {}", out.display());
+    Ok(())
+}
+
+/// The info string of the nets read, where they came from a file.
+fn previous_info(args: &Args) -> Result<String, Box<dyn std::error::Error>> {
+    Ok(match &args.nets {
+        Some(path) => tabula_ai::backgammon::nn::file::read(&std::fs::read(path)?)?.info,
+        None => "the shipped nets".to_string(),
+    })
+}
+
+/// The reliability of chance `k`: the positions binned by the nets' value of it, each bin's
+/// mean value beside the share of games that came out so.
+fn reliability(games: &[Vec<Record>], k: usize, name: &str) {
+    let edges: &[f32] = if k == 0 {
+        &[0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01]
+    } else {
+        &[0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 1.01]
+    };
+    println!();
+    println!("| the nets' {name} | positions | nets | games | gap ± se |");
+    println!("|---|---:|---:|---:|---|");
+    for w in edges.windows(2) {
+        let s = calibration::summarise(games, |r| (w[0]..w[1]).contains(&r.predicted[k]));
+        if s.positions == 0 {
+            continue;
+        }
+        println!(
+            "| {:.2} to {:.2} | {} | {:.4} | {:.4} | {:+.4} ± {:.4} |",
+            w[0],
+            w[1].min(1.0),
+            s.positions,
+            s.predicted[k],
+            s.outcome[k],
+            s.bias()[k],
+            s.stderr[k]
+        );
+    }
+}
