@@ -10,7 +10,7 @@
 
 use clap::Parser;
 use rayon::prelude::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tabula_ai::backgammon::nn::Phase;
 use tabula_ai::backgammon::NeuralEvaluator;
 use tabula_coach::calibration::{self, PipBand, Record, Summary};
@@ -48,10 +48,10 @@ const NAMES: [&str; 6] = [
 fn row(name: &str, s: &Summary) {
     print!("| {name} | {} |", s.positions);
     let bias = s.bias();
-    for k in 0..NAMES.len() {
+    for (k, gap) in bias.iter().enumerate() {
         print!(
-            " {:.4} / {:.4} ({:+.4} ± {:.4}) |",
-            s.predicted[k], s.outcome[k], bias[k], s.stderr[k]
+            " {:.4} / {:.4} ({gap:+.4} ± {:.4}) |",
+            s.predicted[k], s.outcome[k], s.stderr[k]
         );
     }
     println!();
@@ -125,7 +125,7 @@ fn write(
     nets: &NeuralEvaluator,
     games: &[Vec<Record>],
     args: &Args,
-    out: &PathBuf,
+    out: &Path,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let mut fitted = nets.clone();
     let mut info = format!(

@@ -330,10 +330,15 @@ mod tests {
     #[test]
     fn platt_scaling_recovers_the_recalibration_that_made_the_outcomes() {
         let sig = |x: f64| 1.0 / (1.0 + (-x).exp());
-        let z: Vec<f64> = (0..400).map(|i| -4.0 + 8.0 * f64::from(i) / 399.0).collect();
+        let z: Vec<f64> = (0..400)
+            .map(|i| -4.0 + 8.0 * f64::from(i) / 399.0)
+            .collect();
         let y: Vec<f64> = z.iter().map(|&x| sig(0.8 * x - 0.1)).collect();
         let p = fit_platt(&z, &y);
-        assert!((p.a - 0.8).abs() < 1e-6 && (p.b + 0.1).abs() < 1e-6, "{p:?}");
+        assert!(
+            (p.a - 0.8).abs() < 1e-6 && (p.b + 0.1).abs() < 1e-6,
+            "{p:?}"
+        );
         // Calibrated outcomes give the identity.
         let y: Vec<f64> = z.iter().map(|&x| sig(x)).collect();
         let p = fit_platt(&z, &y);
@@ -353,7 +358,10 @@ mod tests {
         let after = net.forward(&inputs);
         let z = (f64::from(before[1]) / (1.0 - f64::from(before[1]))).ln();
         let want = 1.0 / (1.0 + (-(0.7 * z - 0.2)).exp());
-        assert!((f64::from(after[1]) - want).abs() < 1e-5, "{after:?} {want}");
+        assert!(
+            (f64::from(after[1]) - want).abs() < 1e-5,
+            "{after:?} {want}"
+        );
         for k in [0, 2, 3, 4] {
             assert_eq!(after[k], before[k], "{k}");
         }

@@ -299,7 +299,12 @@ mod tests {
         let state = CubeState::money_centred();
         let nets = NeuralEvaluator::shipped();
         let searched = CubeAnalysis::search(nets, &mut MoveGen::new(), &pos, &state, CUBE_PLIES);
-        assert!(searched.take, "the search alone takes: {searched:?}");
+        // Generation 10's search alone took here; generation 11's passes, by less than the
+        // margin that sends a decision to the rollout, which passes it too.
+        assert!(
+            (searched.double_take - searched.double_drop).abs() < 0.25,
+            "{searched:?}"
+        );
         let raced = BackgammonBot::new(Level::Strong, 1).cube_analysis(&pos, &state);
         assert!(!raced.take, "{raced:?}");
         assert_ne!(raced.chances, searched.chances, "the rollout's chances");

@@ -253,8 +253,10 @@ mod tests {
         let state = CubeState::money_centred();
         let pos = prime_against_closed_board();
         let searched = CubeAnalysis::search(nets, &mut MoveGen::new(), &pos, &state, 2);
-        assert!(searched.take, "the search alone takes: {searched:?}");
+        // Generation 10's search took here (docs/bots.md); generation 11's, whose gammons
+        // are recalibrated, passes by 0.09 EMG: still close, so the rollout decides.
         let config = CubeRaceConfig::default();
+        assert!(is_close(&searched, &state, config.close), "{searched:?}");
         let on = |threads| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
