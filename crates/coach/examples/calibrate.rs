@@ -62,12 +62,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build_global()?;
-    let nets = match &args.nets {
+    // The nets and the `info` their file carries (named in a recalibrated file's own).
+    let (nets, from_info) = match &args.nets {
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            NeuralEvaluator::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
+            let named = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+            let bytes = std::fs::read(path).map_err(|e| named(&e))?;
+            let info = tabula_ai::backgammon::nn::file::read(&bytes)
+                .map_err(|e| named(&e))?
+                .info;
+            (
+                NeuralEvaluator::from_bytes(&bytes).map_err(|e| named(&e))?,
+                info,
+            )
         }
-        None => NeuralEvaluator::shipped().clone(),
+        None => (
+            NeuralEvaluator::shipped().clone(),
+            "the shipped nets".to_string(),
+        ),
     };
     let started = std::time::Instant::now();
     let games: Vec<Vec<Record>> = (0..args.games)
@@ -115,7 +126,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         reliability(&games, k, name);
     }
     if let Some(out) = &args.write {
-        write(&nets, &games, &args, out)?;
+        write(&nets, &games, &args, &from_info, out)?;
     }
     Ok(())
 }
@@ -125,6 +136,7 @@ fn write(
     nets: &NeuralEvaluator,
     games: &[Vec<Record>],
     args: &Args,
+    from_info: &str,
     out: &Path,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let mut fitted = nets.clone();
@@ -152,18 +164,10 @@ fn write(
             calibration::recalibrate(fitted.net_mut(phase), k, *p);
         }
     }
-    info.push_str(&format!(" previous info: {}", previous_info(args)?));
+    info.push_str(&format!(" previous info: {from_info}"));
     tabula_coach::save_backgammon(out, &fitted, info)?;
     println!("\nwritten to {}", out.display());
     Ok(())
-}
-
-/// The info string of the nets read, where they came from a file.
-fn previous_info(args: &Args) -> Result<String, Box<dyn std::error::Error>> {
-    Ok(match &args.nets {
-        Some(path) => tabula_ai::backgammon::nn::file::read(&std::fs::read(path)?)?.info,
-        None => "the shipped nets".to_string(),
-    })
 }
 
 /// The reliability of chance `k`: the positions binned by the nets' value of it, each bin's

@@ -32,16 +32,7 @@ pub enum PipBand {
 impl PipBand {
     /// The band of `pos`.
     pub fn of(pos: &Position) -> PipBand {
-        let total: u32 = pos
-            .to_counts()
-            .iter()
-            .map(|side| {
-                side.iter()
-                    .enumerate()
-                    .map(|(i, &c)| (i as u32 + 1) * u32::from(c))
-                    .sum::<u32>()
-            })
-            .sum();
+        let total = pos.mover_pips() + pos.opponent_pips();
         match total {
             250.. => PipBand::Early,
             150..=249 => PipBand::Middle,
