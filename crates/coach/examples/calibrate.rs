@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use tabula_ai::backgammon::nn::Phase;
 use tabula_ai::backgammon::NeuralEvaluator;
 use tabula_coach::calibration::{self, PipBand, Record, Summary};
+use tabula_coach::outcome_fit::{self, Design, FitConfig};
 
 #[derive(Parser)]
 struct Args {
@@ -34,6 +35,23 @@ struct Args {
     /// is left as it is.
     #[arg(long)]
     write: Option<PathBuf>,
+    /// With `--write`: refit each output's whole row of weights on the hidden layer to the
+    /// games (`tabula_coach::outcome_fit`) instead of one slope and shift an output.
+    #[arg(long)]
+    rows: bool,
+    /// With `--rows`: the ridge that holds each row near the one it starts from.
+    #[arg(long, default_value_t = 1e-5)]
+    ridge: f64,
+    /// With `--rows`: every `stride`-th position of a game goes into the fit (memory).
+    #[arg(long, default_value_t = 3)]
+    stride: usize,
+    /// With `--rows`: the Hessian of each Newton step is counted on every this many rows.
+    #[arg(long, default_value_t = 32)]
+    hessian_stride: usize,
+    /// With `--rows`: the outputs refitted (0 win, 1 win gammon, 2 win backgammon, 3 lose
+    /// gammon, 4 lose backgammon).
+    #[arg(long, value_delimiter = ',', default_value = "0,1,2,3,4")]
+    outputs: Vec<usize>,
 }
 
 const NAMES: [&str; 6] = [
@@ -125,8 +143,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (k, name) in [(0, "win"), (1, "win gammon"), (3, "lose gammon")] {
         reliability(&games, k, name);
     }
-    if let Some(out) = &args.write {
-        write(&nets, &games, &args, &from_info, out)?;
+    match &args.write {
+        Some(out) if args.rows => write_rows(&nets, &games, &args, &from_info, out)?,
+        Some(out) => write(&nets, &games, &args, &from_info, out)?,
+        None => {}
     }
     Ok(())
 }
@@ -162,6 +182,87 @@ fn write(
             println!("| {name} | {} | {:.4} | {:+.4} |", NAMES[k], p.a, p.b);
             info.push_str(&format!(" {name}[{k}] a {:.4} b {:+.4};", p.a, p.b));
             calibration::recalibrate(fitted.net_mut(phase), k, *p);
+        }
+    }
+    info.push_str(&format!(" previous info: {from_info}"));
+    tabula_coach::save_backgammon(out, &fitted, info)?;
+    println!("\nwritten to {}", out.display());
+    Ok(())
+}
+
+/// Refits the rows of the contact and crashed nets' outputs to the games (every tenth game
+/// held out to measure the fit), and saves the nets.
+fn write_rows(
+    nets: &NeuralEvaluator,
+    games: &[Vec<Record>],
+    args: &Args,
+    from_info: &str,
+    out: &Path,
+) -> Result<(), Box<dyn std::error::Error>> {
+    if let Some(k) = args.outputs.iter().find(|&&k| k >= NAMES.len() - 1) {
+        return Err(format!("--outputs: there is no output {k}").into());
+    }
+    let config = FitConfig {
+        ridge: args.ridge,
+        hessian_stride: args.hessian_stride,
+        ..FitConfig::default()
+    };
+    let mut fitted = nets.clone();
+    let mut info = format!(
+        "output rows refitted by `calibrate --rows --games {} --seed {} --ridge {} --stride {} \
+         --outputs {:?}` (each output a logistic regression on the hidden layer, fitted to the \
+         outcomes of 0-ply self-play) from {}:",
+        args.games,
+        args.seed,
+        args.ridge,
+        args.stride,
+        args.outputs,
+        args.nets
+            .as_ref()
+            .map_or("the shipped nets".to_string(), |p| p.display().to_string()),
+    );
+    println!();
+    println!("| net | output | training rows | held-out rows | held-out loss before | after |");
+    println!("|---|---|---:|---:|---:|---:|");
+    for (name, phase) in [("contact", Phase::Contact), ("crashed", Phase::Crashed)] {
+        let slot = nets.slot(phase);
+        if name == "crashed" && slot == 0 {
+            continue;
+        }
+        let net = nets.net(phase);
+        let (mut train, mut held) = (Design::new(net), Design::new(net));
+        for (g, game) in games.iter().enumerate() {
+            for (j, r) in game.iter().enumerate() {
+                if nets.slot(r.phase) != slot || (g + j) % args.stride.max(1) != 0 {
+                    continue;
+                }
+                let design = if g % 10 == 9 { &mut held } else { &mut train };
+                design.push(net, nets.encoding, &r.pos, r.outcome, r.free);
+            }
+        }
+        for &k in &args.outputs {
+            let started = std::time::Instant::now();
+            let w0 = outcome_fit::row_of(net, k);
+            let w = outcome_fit::fit_row(&train, k, &w0, config);
+            let ((before, n), (after, _)) = (
+                outcome_fit::mean_loss(&held, k, &w0),
+                outcome_fit::mean_loss(&held, k, &w),
+            );
+            println!(
+                "| {name} | {} | {} | {n} | {before:.6} | {after:.6} | ({:.0} s)",
+                NAMES[k],
+                train
+                    .y
+                    .iter()
+                    .zip(&train.free)
+                    .filter(|(_, f)| f[k])
+                    .count(),
+                started.elapsed().as_secs_f64()
+            );
+            info.push_str(&format!(
+                " {name}[{k}] held-out loss {before:.6} -> {after:.6};"
+            ));
+            outcome_fit::set_row(fitted.net_mut(phase), k, &w);
         }
     }
     info.push_str(&format!(" previous info: {from_info}"));

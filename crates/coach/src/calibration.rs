@@ -58,6 +58,8 @@ pub struct Record {
     /// Whether each output is the net's own (not forced to 0 by a side's borne-off
     /// checker): the gammons of a side are forced once the other has borne one off.
     pub free: [bool; OUTPUTS],
+    /// The position, the player on roll's side up.
+    pub pos: Position,
 }
 
 /// The outcome vector of a game the player on roll won (`won`) by `points` (1, 2 or 3).
@@ -95,6 +97,7 @@ pub fn game(nets: &NeuralEvaluator, seed: u64) -> Vec<Record> {
                     outcome: [0.0; OUTPUTS],
                     raw,
                     free: [true, wins, wins, losses, losses],
+                    pos,
                 },
             ));
         }
@@ -303,6 +306,7 @@ mod tests {
             outcome: [o; OUTPUTS],
             raw: [p; OUTPUTS],
             free: [true; OUTPUTS],
+            pos: Position::START,
         };
         let games = vec![vec![r(0.6, 1.0), r(0.6, 1.0)], vec![r(0.6, 0.0)], vec![]];
         let s = summarise(&games, |_| true);

@@ -18,6 +18,8 @@
 //!   weights file every trainer ends with;
 //! - [`measure`]: cubeless duplicate-dice matches between evaluators, the learning curve's
 //!   yardstick;
+//! - [`outcome_fit`]: a net's output rows refitted to the outcomes of its own games (the
+//!   position-dependent sequel of [`calibration`]'s recalibration);
 //! - [`nf_td`]: the same TD(lambda) self-play for the Never-Finishing net;
 //! - [`rules`]: what differs between the two dice games' rules where self-play and the
 //!   yardstick play them (the move generator, the start, the score, dead positions), so that
@@ -35,6 +37,7 @@ pub mod kinds;
 pub mod label;
 pub mod measure;
 pub mod nf_td;
+pub mod outcome_fit;
 pub mod rules;
 pub mod siblings;
 pub mod supervised;
