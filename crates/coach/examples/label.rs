@@ -14,8 +14,9 @@
 //!
 //! `--kinds` keeps only positions of the kinds the nets misjudge (`tabula_coach::kinds`);
 //! `--rollout N` labels each by a variance-reduced rollout of N trials (seeded by the run's
-//! seed, the chunk and the record) instead of the n-ply chances. Both are written to the
-//! manifest when used.
+//! seed, the chunk and the record) instead of the n-ply chances, `--truncate P` stopping
+//! each trial after P plays; `--min-pips 250` keeps only the opening and early middle game.
+//! All are written to the manifest when used.
 //!
 //! `--sets` writes sibling sets instead (`tabula_coach::siblings`: for each sampled position
 //! a roll's close candidate plays, each labelled at `--plies`) to `<out>/sets-NNNNNN.tsb`;
@@ -66,6 +67,14 @@ struct Args {
     /// Label by rollouts of this many trials instead of n-ply chances.
     #[arg(long)]
     rollout: Option<u32>,
+    /// With `--rollout`: each trial stops after this many plays and takes the nets' 0-ply
+    /// chances there.
+    #[arg(long, requires = "rollout")]
+    truncate: Option<u32>,
+    /// Keep only positions whose two sides have this many pips or more left together (250:
+    /// the opening and early middle game).
+    #[arg(long, default_value_t = 0)]
+    min_pips: u32,
     /// Label by the mean of the chances at `--plies` (at least 1) and one ply less (one
     /// search gives both).
     #[arg(long, conflicts_with = "rollout")]
@@ -110,13 +119,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         explore: args.explore,
         seed: args.seed,
         kinds_only: args.kinds,
+        min_pips: args.min_pips,
         ..SampleConfig::default()
     };
     if args.blend && args.plies == 0 {
         return Err("--blend needs --plies 1 or more: it is the mean of two depths".into());
     }
     let depth = match args.rollout {
-        Some(trials) => format!("rollout: {trials} trials, variance reduction\n"),
+        Some(trials) => match args.truncate {
+            Some(plays) => format!(
+                "rollout: {trials} trials, variance reduction, truncated after {plays} plays\n"
+            ),
+            None => format!("rollout: {trials} trials, variance reduction\n"),
+        },
         None if args.blend => format!(
             "plies: {} and {}, the mean (blended)\n",
             args.plies,
@@ -131,6 +146,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     if args.kinds {
         manifest.push_str("kinds: closed out, prime, blitz, back game\n");
+    }
+    if args.min_pips > 0 {
+        manifest.push_str(&format!("min_pips: {}\n", args.min_pips));
     }
     if args.sets {
         manifest.push_str(&format!(
@@ -188,7 +206,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         target: match args.rollout {
                             Some(trials) => {
                                 let seed = args.seed ^ (c << 20) ^ i as u64;
-                                label::label_by_rollout(&nets, &position, trials, seed)
+                                label::label_by_rollout(
+                                    &nets,
+                                    &position,
+                                    trials,
+                                    args.truncate,
+                                    seed,
+                                )
                             }
                             None if args.blend => label::label_position_blended(
                                 &nets, &mut gen, &position, args.plies,

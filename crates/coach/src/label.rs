@@ -47,6 +47,9 @@ pub struct SampleConfig {
     pub seed: u64,
     /// Keep only positions of the kinds the nets misjudge ([`crate::kinds`]).
     pub kinds_only: bool,
+    /// Keep only positions whose two sides have this many pips or more left together (250:
+    /// the opening and early middle game; 0 keeps all).
+    pub min_pips: u32,
 }
 
 impl Default for SampleConfig {
@@ -58,6 +61,7 @@ impl Default for SampleConfig {
             explore_top: 4,
             seed: 1,
             kinds_only: false,
+            min_pips: 0,
         }
     }
 }
@@ -74,19 +78,21 @@ pub struct Labelled {
 
 /// The chances of the player on roll in `pos` by a cubeless rollout of `nets` (0-ply plays,
 /// luck-based variance reduction, stratified first rolls; `study::rollout`) of `trials`
-/// trials with dice seeded by `seed`, as a target. A rollout sees past the nets' misjudged
-/// structures (a closed board that must break, a blitz that fails) where an n-ply look
-/// stays inside them.
+/// trials with dice seeded by `seed`, as a target; with `truncate`, each trial stops after
+/// that many plays and takes the nets' 0-ply chances there. A rollout sees past the nets'
+/// misjudged structures (a closed board that must break, a blitz that fails) where an n-ply
+/// look stays inside them.
 pub fn label_by_rollout(
     nets: &NeuralEvaluator,
     pos: &Position,
     trials: u32,
+    truncate: Option<u32>,
     seed: u64,
 ) -> [f32; OUTPUTS] {
     use tabula_ai::study::rollout::{rollout, RolloutConfig};
     let config = RolloutConfig {
         trials,
-        truncate: None,
+        truncate,
         seed,
         variance_reduction: true,
     };
@@ -134,6 +140,7 @@ pub fn sample_chunk(nets: &NeuralEvaluator, cfg: &SampleConfig, index: u64) -> V
         }
         if NeuralEvaluator::exact(&pos).is_none()
             && (!cfg.kinds_only || crate::kinds::of(&pos).any())
+            && pos.mover_pips() + pos.opponent_pips() >= cfg.min_pips
             && rng.gen_bool(cfg.keep)
         {
             kept.push(pos);
@@ -349,8 +356,8 @@ mod tests {
         };
         let positions = sample_chunk(nets, &kinds, 1);
         assert!(positions.iter().all(|p| crate::kinds::of(p).any()));
-        let a = label_by_rollout(nets, &positions[0], 4, 9);
-        assert_eq!(a, label_by_rollout(nets, &positions[0], 4, 9));
+        let a = label_by_rollout(nets, &positions[0], 4, None, 9);
+        assert_eq!(a, label_by_rollout(nets, &positions[0], 4, None, 9));
         assert!(a.iter().all(|p| (0.0..=1.0).contains(p)), "{a:?}");
         // Two checkers each in the home boards: the bear-off database's answer.
         let mut mover = [0u8; 25];
@@ -359,9 +366,52 @@ mod tests {
         opponent[4] = 2;
         let bearoff = Position::from_counts(&mover, &opponent).unwrap();
         let exact = NeuralEvaluator::exact(&bearoff).expect("in the database");
-        let rolled = label_by_rollout(nets, &bearoff, 4, 9);
+        let rolled = label_by_rollout(nets, &bearoff, 4, None, 9);
         for (a, b) in rolled.iter().zip(to_array(&exact)) {
             assert!((a - b).abs() < 1e-6, "{rolled:?} {exact:?}");
         }
+    }
+
+    #[test]
+    fn a_rollout_truncated_before_any_play_is_the_nets_own_answer() {
+        let nets = NeuralEvaluator::shipped();
+        let positions = sample_chunk(nets, &tiny(), 2);
+        let pos = positions[0];
+        let rolled = label_by_rollout(nets, &pos, 36, Some(0), 3);
+        let own = to_array(&nets.evaluate(&pos));
+        for (a, b) in rolled.iter().zip(own) {
+            assert!((a - b).abs() < 1e-5, "{rolled:?} {own:?}");
+        }
+        // Two plays on, the answer moves.
+        let deeper = label_by_rollout(nets, &pos, 36, Some(2), 3);
+        assert!(
+            (deeper[0] - rolled[0]).abs() > 1e-4,
+            "{deeper:?} {rolled:?}"
+        );
+    }
+
+    #[test]
+    fn an_early_sample_keeps_only_positions_of_enough_pips() {
+        let nets = NeuralEvaluator::shipped();
+        let early = SampleConfig {
+            per_chunk: 20,
+            min_pips: 250,
+            ..tiny()
+        };
+        let positions = sample_chunk(nets, &early, 4);
+        assert_eq!(positions.len(), 20);
+        assert!(positions
+            .iter()
+            .all(|p| p.mover_pips() + p.opponent_pips() >= 250));
+        // Without the bound some positions are later in the game.
+        let all = sample_chunk(
+            nets,
+            &SampleConfig {
+                per_chunk: 60,
+                ..tiny()
+            },
+            4,
+        );
+        assert!(all.iter().any(|p| p.mover_pips() + p.opponent_pips() < 250));
     }
 }
