@@ -50,7 +50,8 @@ struct Args {
     hessian_stride: usize,
     /// With `--rows`: the outputs refitted (0 win, 1 win gammon, 2 win backgammon, 3 lose
     /// gammon, 4 lose backgammon).
-    #[arg(long, value_delimiter = ',', default_value = "0,1,2,3,4")]
+    #[arg(long, value_delimiter = ',', default_value = "0,1,2,3,4",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..5))]
     outputs: Vec<usize>,
 }
 
@@ -151,6 +152,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// The nets a recalibration refits: the contact net, and the crashed net where the file has
+/// one of its own (the race net is calibrated and left alone).
+fn refitted_nets(nets: &NeuralEvaluator) -> impl Iterator<Item = (&'static str, Phase)> + '_ {
+    [("contact", Phase::Contact), ("crashed", Phase::Crashed)]
+        .into_iter()
+        .filter(|&(_, phase)| phase == Phase::Contact || nets.slot(phase) != 0)
+}
+
+/// The nets' file as a recalibrated file's `info` names it.
+fn source(args: &Args) -> String {
+    args.nets
+        .as_ref()
+        .map_or("the shipped nets".to_string(), |p| p.display().to_string())
+}
+
 /// Fits and bakes the recalibration of the contact and crashed nets, and saves them.
 fn write(
     nets: &NeuralEvaluator,
@@ -165,18 +181,13 @@ fn write(
          output fitted to the outcomes of 0-ply self-play) from {}:",
         args.games,
         args.seed,
-        args.nets
-            .as_ref()
-            .map_or("the shipped nets".to_string(), |p| p.display().to_string()),
+        source(args),
     );
     println!();
     println!("| net | output | a | b |");
     println!("|---|---|---:|---:|");
-    for (name, phase) in [("contact", Phase::Contact), ("crashed", Phase::Crashed)] {
+    for (name, phase) in refitted_nets(nets) {
         let slot = nets.slot(phase);
-        if name == "crashed" && slot == 0 {
-            continue;
-        }
         let platts = calibration::fit_outputs(games, |r| nets.slot(r.phase) == slot);
         for (k, p) in platts.iter().enumerate() {
             println!("| {name} | {} | {:.4} | {:+.4} |", NAMES[k], p.a, p.b);
@@ -199,9 +210,6 @@ fn write_rows(
     from_info: &str,
     out: &Path,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    if let Some(k) = args.outputs.iter().find(|&&k| k >= NAMES.len() - 1) {
-        return Err(format!("--outputs: there is no output {k}").into());
-    }
     let config = FitConfig {
         ridge: args.ridge,
         hessian_stride: args.hessian_stride,
@@ -217,18 +225,13 @@ fn write_rows(
         args.ridge,
         args.stride,
         args.outputs,
-        args.nets
-            .as_ref()
-            .map_or("the shipped nets".to_string(), |p| p.display().to_string()),
+        source(args),
     );
     println!();
     println!("| net | output | training rows | held-out rows | held-out loss before | after |");
     println!("|---|---|---:|---:|---:|---:|");
-    for (name, phase) in [("contact", Phase::Contact), ("crashed", Phase::Crashed)] {
+    for (name, phase) in refitted_nets(nets) {
         let slot = nets.slot(phase);
-        if name == "crashed" && slot == 0 {
-            continue;
-        }
         let net = nets.net(phase);
         let (mut train, mut held) = (Design::new(net), Design::new(net));
         for (g, game) in games.iter().enumerate() {

@@ -144,13 +144,21 @@ fn sum_chunks(rows: &[usize], width: usize, f: impl Fn(&[usize], &mut [f64]) + S
 /// there are.
 pub fn mean_loss(design: &Design, k: usize, w: &[f64]) -> (f64, usize) {
     let rows = free_rows(design, k);
-    let sum = sum_chunks(&rows, 1, |chunk, acc| {
+    (loss_over(design, k, w, &rows), rows.len())
+}
+
+/// The mean cross-entropy of output `k` with row `w` over `rows` (0 for none).
+fn loss_over(design: &Design, k: usize, w: &[f64], rows: &[usize]) -> f64 {
+    let sum = sum_chunks(rows, 1, |chunk, acc| {
         for &i in chunk {
             acc[0] += cross_entropy(dot(design.row(i), w), f64::from(design.y[i][k]));
         }
     })[0];
-    let n = rows.len();
-    (if n == 0 { 0.0 } else { sum / n as f64 }, n)
+    if rows.is_empty() {
+        0.0
+    } else {
+        sum / rows.len() as f64
+    }
 }
 
 /// How a row is fitted.
@@ -174,10 +182,10 @@ impl Default for FitConfig {
     }
 }
 
-/// The objective: the mean loss plus the ridge.
-fn objective(design: &Design, k: usize, w: &[f64], w0: &[f64], ridge: f64) -> f64 {
+/// The objective over the free rows `rows`: the mean loss plus the ridge.
+fn objective(design: &Design, k: usize, rows: &[usize], w: &[f64], w0: &[f64], ridge: f64) -> f64 {
     let dist: f64 = w.iter().zip(w0).map(|(a, b)| (a - b) * (a - b)).sum();
-    mean_loss(design, k, w).0 + 0.5 * ridge * dist
+    loss_over(design, k, w, rows) + 0.5 * ridge * dist
 }
 
 /// Output `k`'s row refitted from `w0` to the rows of `design` free at `k`. A design with no
@@ -191,7 +199,7 @@ pub fn fit_row(design: &Design, k: usize, w0: &[f64], config: FitConfig) -> Vec<
     }
     let n = free.len() as f64;
     let mut w = w0.to_vec();
-    let mut current = objective(design, k, &w, w0, config.ridge);
+    let mut current = objective(design, k, &free, &w, w0, config.ridge);
     for _ in 0..config.steps {
         // The gradient of the mean loss over every free row.
         let grad = sum_chunks(&free, d, |chunk, g| {
@@ -243,7 +251,7 @@ pub fn fit_row(design: &Design, k: usize, w0: &[f64], config: FitConfig) -> Vec<
         let mut moved = false;
         for _ in 0..20 {
             let trial: Vec<f64> = w.iter().zip(&step).map(|(a, s)| a - t * s).collect();
-            let value = objective(design, k, &trial, w0, config.ridge);
+            let value = objective(design, k, &free, &trial, w0, config.ridge);
             if value < current {
                 let gain = current - value;
                 w = trial;
@@ -370,8 +378,8 @@ mod tests {
         };
         let fitted = fit_row(&d, 0, &w0, config);
         let (before, after) = (
-            objective(&d, 0, &w0, &w0, config.ridge),
-            objective(&d, 0, &fitted, &w0, config.ridge),
+            objective(&d, 0, &free_rows(&d, 0), &w0, &w0, config.ridge),
+            objective(&d, 0, &free_rows(&d, 0), &fitted, &w0, config.ridge),
         );
         assert!(after < before, "{after} >= {before}");
         // Deterministic.
