@@ -290,7 +290,8 @@ def merge(paths):
     for record in records.values():
         for name, error in record["errors"].items():
             errors[name] = errors.get(name, 0.0) + error
-    print(f"{len(records)} decisions merged from {len(paths)} dumps; judge gnubg 1-ply")
+    judge = next(iter(records.values())).get("judge", "gnubg 1-ply")
+    print(f"{len(records)} decisions merged from {len(paths)} dumps; judge {judge}")
     table(errors, len(records))
     return records
 

@@ -22,6 +22,10 @@
 //! held out: `--epochs 0` then reports a net's held-out error on that class alone, and a fit
 //! measures what a net of that class's own would gain (docs/training.md, "A crashed net").
 //!
+//! `--thin-early PIPS --early-one-in K --keep-early DIR` keeps only one in K of the training
+//! examples with PIPS or more of both sides together, except in the folders named by
+//! `--keep-early` (the early game taught by rollouts rather than by the 2-ply labels).
+//!
 //! `--sets DIR` (repeatable) adds sibling sets (`label --sets`: a roll's close plays labelled
 //! together) with a ranking loss of weight `--rank-weight` (`supervised::Adam::pass_with_sets`;
 //! Adam only); every twentieth set file is held out, and each pass also reports how much
@@ -98,6 +102,60 @@ struct Args {
     /// Sibling sets per Adam step.
     #[arg(long, default_value_t = 8)]
     sets_per_step: usize,
+    /// Thin the training examples whose two sides have this many pips or more together
+    /// (0: none) in every labels folder but those of `--keep-early`, keeping one in
+    /// `--early-one-in` of them (0: none), so that the early game is taught by the folders
+    /// kept (rollouts) more than by the others (2-ply labels). Held-out examples stay.
+    #[arg(long, default_value_t = 0)]
+    thin_early: u32,
+    /// One in this many of the thinned examples kept (0: none).
+    #[arg(long, default_value_t = 0)]
+    early_one_in: usize,
+    /// Labels folders `--thin-early` leaves whole (repeatable).
+    #[arg(long)]
+    keep_early: Vec<PathBuf>,
+}
+
+/// `--thin-early`'s rule: the early examples of the folders it thins, one in `one_in` kept.
+struct Thinning<'a> {
+    pips: u32,
+    one_in: usize,
+    keep: &'a [PathBuf],
+}
+
+impl Thinning<'_> {
+    /// The thinning as the weights' info records it (nothing when there is none).
+    fn info(&self) -> String {
+        if self.pips == 0 {
+            return String::new();
+        }
+        let keep: Vec<String> = self.keep.iter().map(|p| p.display().to_string()).collect();
+        format!(
+            " thin_early={} early_one_in={} keep_early={}",
+            self.pips,
+            self.one_in,
+            keep.join(",")
+        )
+    }
+
+    /// The folder's training examples thinned (in read order, so the same on every run).
+    fn apply(&self, dir: &PathBuf, examples: Vec<Example>) -> Vec<Example> {
+        if self.pips == 0 || self.keep.contains(dir) {
+            return examples;
+        }
+        let mut seen = 0usize;
+        examples
+            .into_iter()
+            .filter(|e| {
+                let p = &e.position;
+                if p.mover_pips() + p.opponent_pips() < self.pips {
+                    return true;
+                }
+                seen += 1;
+                self.one_in > 0 && seen.is_multiple_of(self.one_in)
+            })
+            .collect()
+    }
 }
 
 /// The classes `--class` keeps: [`PositionClass`]'s, the races together.
@@ -193,7 +251,10 @@ fn held_out(k: usize) -> bool {
 
 /// The training examples (a folder named `n` times read once and counted `n` times) and each
 /// folder's held-out examples.
-fn load(dirs: &[PathBuf]) -> Result<(Vec<Example>, Vec<HeldSet>), Box<dyn std::error::Error>> {
+fn load(
+    dirs: &[PathBuf],
+    thinning: &Thinning,
+) -> Result<(Vec<Example>, Vec<HeldSet>), Box<dyn std::error::Error>> {
     let mut train = Vec::new();
     let mut sets: Vec<HeldSet> = Vec::new();
     for (dir, times, paths) in folders(dirs, "tlb")? {
@@ -207,6 +268,7 @@ fn load(dirs: &[PathBuf]) -> Result<(Vec<Example>, Vec<HeldSet>), Box<dyn std::e
                 target: r.target,
             }));
         }
+        let mine = thinning.apply(&dir, mine);
         for _ in 0..times {
             train.extend_from_slice(&mine);
         }
@@ -300,7 +362,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if args.crashed_net && nets.crashed.is_none() {
         nets = nets.with_crashed_net();
     }
-    let (mut train, mut sets) = load(&args.labels)?;
+    let thinning = Thinning {
+        pips: args.thin_early,
+        one_in: args.early_one_in,
+        keep: &args.keep_early,
+    };
+    let (mut train, mut sets) = load(&args.labels, &thinning)?;
     let (train_sets, held_sets) = load_sets(&args.sets)?;
     if !args.sets.is_empty() && args.adam_batch == 0 {
         return Err("--sets needs --adam-batch: the ranking loss is fitted by Adam".into());
@@ -398,7 +465,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let info = format!(
                 "method=fit labels={} passes={epoch} alpha={} decay={} adam_batch={} \
                  features={} extended={} contact_hidden={} crashed_net={} seed={} class={} \
-                 sets={} rank_weight={} sets_per_step={} held_out_error={err:.4} \
+                 sets={} rank_weight={} sets_per_step={}{} held_out_error={err:.4} \
                  from=[{start_info}]",
                 labels.join(","),
                 args.alpha,
@@ -417,7 +484,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .collect::<Vec<_>>()
                     .join(","),
                 args.rank_weight,
-                args.sets_per_step
+                args.sets_per_step,
+                thinning.info()
             );
             if improved {
                 best = err;

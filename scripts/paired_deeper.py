@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Players' choices compared pairwise by a deep gnubg, only where they differ.
+
+A full deeper judge (`scripts/rejudge.py`) needs the best of every decision at that depth;
+a comparison of players needs less: where two players choose the same result they lose the
+same, so only the decisions where the choices differ need judging, and only the choices
+themselves. This script reads chequer_error.py dumps of one seed (a level-above dump with its
+races and, optionally, other players' dumps on the same decisions), finds each player's
+choice again by its 1-ply loss (as rejudge.py does), takes the level above's choice by the
+shipped rule (`hold 2` of `scripts/race_rules.py`) where it raced, and judges every distinct
+choice of a decision at `--plies` (3 by default). It prints each player's mean equity
+against gnubg 0-ply's choice (mEMG a decision over all decisions, a decision where they
+agree counting zero) with its standard error.
+
+    python3 scripts/paired_deeper.py --out paired3-seed1.jsonl \\
+        measurements/chequer/2026-12-07/level-above-gen11-seed1.jsonl \\
+        measurements/chequer/2026-12-07/gen11-seed1.jsonl
+
+The output keeps each judged decision (resumable: a decision already in it is not judged
+again). gnubg is the judge only: nothing it says reaches Tabula's training.
+"""
+
+import argparse
+import json
+import lzma
+import math
+import sys
+
+import gnubg_nn as g
+
+from gnubg_board import mover_equity, results
+from race_rules import pick_hold
+from rejudge import key, plain
+
+
+def read(path):
+    opener = lzma.open if path.endswith(".xz") else open
+    return {json.loads(line)["index"]: json.loads(line) for line in opener(path, "rt")}
+
+
+def choices(records):
+    """Each player's choice (a board key) for one decision from its records, or a list of
+    keys where the 1-ply loss does not single one out."""
+    first = records[0]
+    board = g.board_from_position_id(first["position"])
+    options = results(board, *first["dice"])
+    one = {key(a): mover_equity(a, 1) for a in options}
+    best1 = max(one.values())
+    picks = {"gnubg 1-ply": [k for k, v in one.items() if v == best1]}
+    for r in records:
+        if (r["position"], r["dice"]) != (first["position"], first["dice"]):
+            sys.exit(f"decision {r['index']} differs between the dumps")
+        for name, loss in r["errors"].items():
+            found = [k for k, v in one.items() if abs((best1 - v) - loss) < 1e-9]
+            if not found:
+                sys.exit(f"decision {r['index']}: no result has {name}'s loss")
+            picks[plain(name)] = found
+        for name, race in (r.get("races") or {}).items():
+            b = pick_hold(race["plays"], 2)["board"]
+            picks[plain(name) + " (hold 2)"] = [key([b[:25], b[25:]])]
+    return picks
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("dumps", nargs="+", help="chequer_error.py dumps of the same decisions")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--plies", type=int, default=3)
+    args = ap.parse_args()
+    dumps = [read(p) for p in args.dumps]
+    done = {}
+    try:
+        for line in open(args.out):
+            r = json.loads(line)
+            done[r["index"]] = r
+    except FileNotFoundError:
+        pass
+    out = open(args.out, "a")
+    for index in sorted(dumps[0]):
+        if index in done:
+            continue
+        records = [d[index] for d in dumps if index in d]
+        picks = choices(records)
+        # The level above raced: its choice is the rule's; where it did not, its play.
+        for name in list(picks):
+            if name.endswith(" (hold 2)"):
+                picks[name[: -len(" (hold 2)")]] = picks.pop(name)
+        distinct = {k for found in picks.values() for k in found}
+        row = {"index": index, "position": records[0]["position"], "dice": records[0]["dice"]}
+        if len(distinct) > 1:
+            deep = {k: mover_equity([list(k[0]), list(k[1])], args.plies) for k in distinct}
+            row["equity"] = {
+                name: sum(deep[k] for k in found) / len(found) for name, found in picks.items()
+            }
+        else:
+            row["equity"] = {name: 0.0 for name in picks}
+        out.write(json.dumps(row) + "\n")
+        out.flush()
+        done[index] = row
+    rows = [done[i] for i in sorted(done)]
+    n = len(rows)
+    names = [x for x in rows[0]["equity"] if x != "gnubg 0-ply"]
+    print(f"{n} decisions, judge gnubg {args.plies}-ply; each player's equity against gnubg "
+          "0-ply's choice, mEMG a decision (positive: better than gnubg 0-ply)")
+    print("| player | against gnubg 0-ply | decisions differing |")
+    print("|---|---:|---:|")
+    for name in names:
+        d = [1000 * (r["equity"][name] - r["equity"]["gnubg 0-ply"]) for r in rows if name in r["equity"]]
+        m = sum(d) / len(d)
+        se = math.sqrt(sum((x - m) ** 2 for x in d) / (len(d) - 1) / len(d))
+        print(f"| {name} | {m:+.2f} ± {se:.2f} | {sum(1 for x in d if abs(x) > 1e-9)} |")
+
+
+if __name__ == "__main__":
+    main()
