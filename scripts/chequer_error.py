@@ -194,8 +194,8 @@ def main():
             # the close plays by the mean of 3 and 2 plies), then the race of RaceConfig's
             # defaults with at most TRIALS a play.
             # level-above:TRIALS:HOLD_Z: the search's choice held unless a play leads it by more
-            # than HOLD_Z standard errors at the race's end (RaceConfig::hold_z; 2 as shipped
-            # since 6 December, `none`: the best mean played, as before).
+            # than HOLD_Z standard errors at the race's end (RaceConfig::hold_z; 1 as shipped
+            # since 7 December, 2 from 6 December; `none`: the best mean played, as before).
             # level-above:TRIALS:trace:FILE: the race's course written to FILE for each
             # decision, and into the dump with the judge's loss for every contender
             # (`scripts/race_rules.py` judges rules for the race's end from it); the choice

@@ -7,7 +7,8 @@ same, so only the decisions where the choices differ need judging, and only the 
 themselves. This script reads chequer_error.py dumps of one seed (a level-above dump with its
 races and, optionally, other players' dumps on the same decisions), finds each player's
 choice again by its 1-ply loss (as rejudge.py does), takes the level above's choice by the
-shipped rule (`hold 2` of `scripts/race_rules.py`) where it raced, and judges every distinct
+rule `hold Z` of `scripts/race_rules.py` where it raced (`--hold`, 1 as shipped since 7
+December; the measurements of that day used 2, the rule shipped then), and judges every distinct
 choice of a decision at `--plies` (3 by default). It prints each player's mean equity
 against gnubg 0-ply's choice (mEMG a decision over all decisions, a decision where they
 agree counting zero) with its standard error.
@@ -38,7 +39,7 @@ def read(path):
     return {json.loads(line)["index"]: json.loads(line) for line in opener(path, "rt")}
 
 
-def choices(records):
+def choices(records, hold):
     """Each player's choice (a board key) for one decision from its records, or a list of
     keys where the 1-ply loss does not single one out."""
     first = records[0]
@@ -56,8 +57,8 @@ def choices(records):
                 sys.exit(f"decision {r['index']}: no result has {name}'s loss")
             picks[plain(name)] = found
         for name, race in (r.get("races") or {}).items():
-            b = pick_hold(race["plays"], 2)["board"]
-            picks[plain(name) + " (hold 2)"] = [key([b[:25], b[25:]])]
+            b = pick_hold(race["plays"], hold)["board"]
+            picks[plain(name) + " (raced)"] = [key([b[:25], b[25:]])]
     return picks
 
 
@@ -66,6 +67,12 @@ def main():
     ap.add_argument("dumps", nargs="+", help="chequer_error.py dumps of the same decisions")
     ap.add_argument("--out", required=True)
     ap.add_argument("--plies", type=int, default=3)
+    ap.add_argument(
+        "--hold",
+        type=float,
+        default=1.0,
+        help="the level above's rule for the race's end (race_rules.py's `hold Z`)",
+    )
     args = ap.parse_args()
     dumps = [read(p) for p in args.dumps]
     done = {}
@@ -80,11 +87,11 @@ def main():
         if index in done:
             continue
         records = [d[index] for d in dumps if index in d]
-        picks = choices(records)
+        picks = choices(records, args.hold)
         # The level above raced: its choice is the rule's; where it did not, its play.
         for name in list(picks):
-            if name.endswith(" (hold 2)"):
-                picks[name[: -len(" (hold 2)")]] = picks.pop(name)
+            if name.endswith(" (raced)"):
+                picks[name[: -len(" (raced)")]] = picks.pop(name)
         distinct = {k for found in picks.values() for k in found}
         row = {"index": index, "position": records[0]["position"], "dice": records[0]["dice"]}
         if len(distinct) > 1:

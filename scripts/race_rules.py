@@ -13,14 +13,21 @@ the rules' alone, not the rollouts' luck:
 - `best mean`: the race's best mean among the plays still in it (the race until 6 December
   dropped the search's choice at 2 standard errors, not 4, so this is close to it, not it);
 - `hold z`: the search's choice unless a play still in the race leads it by more than z
-  standard errors of their paired difference (shipped: z = 2);
+  standard errors of their paired difference (shipped: z = 1 since 7 December, 2 from 6
+  December; the traces since 6 December were run holding to 4 standard errors, so every
+  `hold z` is exactly what the level would have played with that z);
 - `mix w`: among the plays still in the race, the best `w` x rollout + (1 - w) x searched
   equity, each taken as a difference from the search's choice.
 
     python3 scripts/race_rules.py D1 D2 ...          # dumps of one player, any shards
     python3 scripts/race_rules.py measurements/chequer/2026-12-06/race-trace-gen10-seed1.jsonl.xz
+    python3 scripts/race_rules.py --plies 3 D1 ...     # the rules' picks judged by gnubg 3-ply
 
-Decisions without a race count the player's own error under every rule. Two rows give the
+Decisions without a race count the player's own error under every rule. With `--plies N`
+the judge is gnubg at N plies instead, and only where it is needed: in each raced decision
+where the rules do not all pick the same contender, each pick is judged at that depth, and
+the table gives each rule's equity gained on the shipped rule (mEMG a decision over all the
+decisions, positive better; gnubg at 3 plies takes about 1.5 s a judgement). Two rows give the
 scale: gnubg 0-ply's own choices, and the judge's best of each race's contenders (no rule
 that picks among them can do better).
 """
@@ -68,15 +75,47 @@ for w in (0.25, 0.5, 0.75):
     RULES[f"mix {w:g}"] = lambda plays, w=w: pick_mix(plays, w)
 
 
+def deeper(records, plies):
+    """Each rule's equity gained on `hold 1` by gnubg at `plies`, where the rules differ."""
+    from gnubg_board import mover_equity
+
+    gains = {rule: [] for rule in RULES}
+    for r in records.values():
+        name = next(k for k in r["errors"] if k.startswith("level-above"))
+        race = (r.get("races") or {}).get(name)
+        picks = {rule: pick(race["plays"])["board"] for rule, pick in RULES.items()} if race else {}
+        if len({tuple(b) for b in picks.values()}) > 1:
+            eq = {tuple(b): mover_equity([b[:25], b[25:]], plies) for b in picks.values()}
+            for rule, b in picks.items():
+                gains[rule].append(eq[tuple(b)] - eq[tuple(picks["hold 1"])])
+        else:
+            for rule in RULES:
+                gains[rule].append(0.0)
+    n = len(records)
+    print(f"{n} decisions; judge gnubg {plies}-ply; each rule's equity gained on `hold 1` (shipped), mEMG a decision")
+    print("| rule | gained | decisions differing |")
+    print("|---|---:|---:|")
+    for rule, v in gains.items():
+        m = sum(v) / n
+        se = math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1) / n)
+        print(f"| {rule} | {1000 * m:+.2f} ± {1000 * se:.2f} | {sum(1 for x in v if x != 0)} |")
+
+
 def main():
+    args = sys.argv[1:]
+    plies = None
+    if args[:1] == ["--plies"]:
+        plies, args = int(args[1]), args[2:]
     records = {}
-    for path in sys.argv[1:]:
+    for path in args:
         opener = lzma.open if path.endswith(".xz") else open
         for line in opener(path, "rt"):
             r = json.loads(line)
             records[r["index"]] = r
     if not records:
         sys.exit("no decisions in the dumps given")
+    if plies is not None:
+        return deeper(records, plies)
     # For scale: gnubg 0-ply's own choice, and the judge's best of the race's contenders
     # (what no rule can beat: the race picks among those plays).
     scale = ["gnubg 0-ply", "best contender"]
@@ -95,8 +134,8 @@ def main():
         for rule, pick in RULES.items():
             losses[rule].append(pick(race["plays"])["loss"])
     n = len(records)
-    base = losses["hold 2"]
-    print(f"{n} decisions, {raced} raced; mEMG a decision, paired against `hold 2` (shipped)")
+    base = losses["hold 1"]
+    print(f"{n} decisions, {raced} raced; mEMG a decision, paired against `hold 1` (shipped)")
     print("| rule | mEMG | paired | choices differing |")
     print("|---|---:|---:|---:|")
     for rule, v in losses.items():

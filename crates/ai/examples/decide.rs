@@ -95,7 +95,7 @@ struct Args {
     /// The search's choice is dropped only at twice `--drop-z` and is played unless a play
     /// leads it by more than this many standard errors at the race's end
     /// (`RaceConfig::hold_z`).
-    #[arg(long, default_value_t = RaceConfig::default().hold_z.unwrap_or(2.0))]
+    #[arg(long, default_value_t = RaceConfig::default().hold_z.unwrap_or(1.0))]
     hold_z: f64,
     /// The race's best mean is played, the search's choice not held (as before 6 December).
     #[arg(long)]

@@ -152,7 +152,10 @@ fn race_line(raced: usize, race: &RaceConfig) -> String {
         )
     } else {
         let held = match race.hold_z {
-            Some(z) => format!("; the search's choice is dropped only 4 standard errors behind and stays first unless a play leads it by more than {z} standard errors at the end"),
+            Some(z) => format!(
+                "; the search's choice is dropped only 4 standard errors behind and stays first unless a play leads it by more than {z} standard error{} at the end",
+                if z == 1.0 { "" } else { "s" }
+            ),
             None => String::new(),
         };
         format!(

@@ -61,7 +61,7 @@ pub struct HintArgs {
     /// The level above strong, a few seconds a decision. With dice: then roll out the plays
     /// within 0.08 of the best against each other on the same dice (up to 4 plays and 432
     /// trials each, a play dropped once it trails by 2 standard errors; the search's choice kept
-    /// unless a play leads it by more than 2 at the end). Without dice: a close
+    /// unless a play leads it by more than 1 at the end). Without dice: a close
     /// cube decision corrected by a 324-trial rollout instead of the strong bot's 72-trial
     /// check, the default (as `eval --race`). Backgammon only.
     #[arg(long)]

@@ -52,9 +52,9 @@ pub struct RaceConfig {
 impl Default for RaceConfig {
     /// The level above strong: up to 4 plays within 0.08 at 2-ply, up to 432 variance-reduced
     /// trials each and 864 in all (two plays 432 each, four 216), played to the end, dropped
-    /// at 2 standard errors, the search's choice held unless a play leads it by more than 2
-    /// standard errors at the end; close cube decisions rolled out as
-    /// [`CubeRaceConfig::default`].
+    /// at 2 standard errors, the search's choice held unless a play leads it by more than 1
+    /// standard error at the end (docs/bots.md: better than 2 by gnubg 1-, 2- and 3-ply
+    /// alike); close cube decisions rolled out as [`CubeRaceConfig::default`].
     fn default() -> RaceConfig {
         RaceConfig {
             within: 0.08,
@@ -64,7 +64,7 @@ impl Default for RaceConfig {
             drop_z: 2.0,
             rollout: RolloutConfig::default(),
             cube: Some(CubeRaceConfig::default()),
-            hold_z: Some(2.0),
+            hold_z: Some(1.0),
         }
     }
 }
