@@ -23,7 +23,6 @@ again). gnubg is the judge only: nothing it says reaches Tabula's training.
 
 import argparse
 import json
-import lzma
 import math
 import sys
 
@@ -31,34 +30,23 @@ import gnubg_nn as g
 
 from gnubg_board import mover_equity, results
 from race_rules import pick_hold
-from rejudge import key, plain
+from rejudge import choices, flat_key, judged_already, key, plain, read_dump
 
 
-def read(path):
-    opener = lzma.open if path.endswith(".xz") else open
-    return {json.loads(line)["index"]: json.loads(line) for line in opener(path, "rt")}
-
-
-def choices(records, hold):
-    """Each player's choice (a board key) for one decision from its records, or a list of
-    keys where the 1-ply loss does not single one out."""
+def decision_choices(records, hold):
+    """Each player's choice for one decision from the records of all dumps (a list of
+    result keys, more than one where the 1-ply loss does not single it out); where the level
+    above raced, its choice is the race's by `hold Z`, otherwise the play it made."""
     first = records[0]
     board = g.board_from_position_id(first["position"])
-    options = results(board, *first["dice"])
-    one = {key(a): mover_equity(a, 1) for a in options}
-    best1 = max(one.values())
-    picks = {"gnubg 1-ply": [k for k, v in one.items() if v == best1]}
+    one = {key(a): mover_equity(a, 1) for a in results(board, *first["dice"])}
+    picks = {}
     for r in records:
         if (r["position"], r["dice"]) != (first["position"], first["dice"]):
             sys.exit(f"decision {r['index']} differs between the dumps")
-        for name, loss in r["errors"].items():
-            found = [k for k, v in one.items() if abs((best1 - v) - loss) < 1e-9]
-            if not found:
-                sys.exit(f"decision {r['index']}: no result has {name}'s loss")
-            picks[plain(name)] = found
+        picks |= choices(r, one)
         for name, race in (r.get("races") or {}).items():
-            b = pick_hold(race["plays"], hold)["board"]
-            picks[plain(name) + " (raced)"] = [key([b[:25], b[25:]])]
+            picks[plain(name)] = [flat_key(pick_hold(race["plays"], hold)["board"])]
     return picks
 
 
@@ -74,24 +62,14 @@ def main():
         help="the level above's rule for the race's end (race_rules.py's `hold Z`)",
     )
     args = ap.parse_args()
-    dumps = [read(p) for p in args.dumps]
-    done = {}
-    try:
-        for line in open(args.out):
-            r = json.loads(line)
-            done[r["index"]] = r
-    except FileNotFoundError:
-        pass
+    dumps = [{r["index"]: r for r in read_dump(p)} for p in args.dumps]
+    done = judged_already(args.out)
     out = open(args.out, "a")
     for index in sorted(dumps[0]):
         if index in done:
             continue
         records = [d[index] for d in dumps if index in d]
-        picks = choices(records, args.hold)
-        # The level above raced: its choice is the rule's; where it did not, its play.
-        for name in list(picks):
-            if name.endswith(" (raced)"):
-                picks[name[: -len(" (raced)")]] = picks.pop(name)
+        picks = decision_choices(records, args.hold)
         distinct = {k for found in picks.values() for k in found}
         row = {"index": index, "position": records[0]["position"], "dice": records[0]["dice"]}
         if len(distinct) > 1:

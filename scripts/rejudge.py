@@ -8,8 +8,8 @@ player), and judges the same choices by gnubg at `--plies` (2 by default): the b
 over the results within `--within` (0.2) of the 1-ply best, and every player's choice is
 judged whether or not it is among them. The races of `level-above:...:trace:` dumps are
 judged again too (each contender's `loss`), so `scripts/race_rules.py` reads the output as
-it reads the input. Two players are added: `gnubg 1-ply` (the 1-ply judge's own best) and,
-for scale, nothing else: gnubg at the judge's depth would lose nothing by definition.
+it reads the input. One player is added: `gnubg 1-ply` (the 1-ply judge's own best); gnubg
+at the deeper judge's depth would lose nothing by definition.
 
 The output is a dump of the same form (one JSON line a decision, `errors` by player), so
 `chequer_error.py --merge OUT` prints its table and `--versus` pairs it with another.
@@ -30,7 +30,42 @@ from gnubg_board import mover_equity, results
 
 
 def key(board):
+    """A result's board (two lists of 25) as a dictionary key."""
     return (tuple(board[0]), tuple(board[1]))
+
+
+def flat_key(board):
+    """The key of a board as a race's trace writes it: one list of 50."""
+    return (tuple(board[:25]), tuple(board[25:]))
+
+
+def read_dump(path):
+    """The records of a chequer_error.py dump (.jsonl or .jsonl.xz), in order."""
+    opener = lzma.open if path.endswith(".xz") else open
+    with opener(path, "rt") as f:
+        return [json.loads(line) for line in f]
+
+
+def judged_already(path):
+    """The records an interrupted run already wrote to `path`, by index (none if absent)."""
+    try:
+        return {r["index"]: r for r in read_dump(path)}
+    except FileNotFoundError:
+        return {}
+
+
+def choices(record, one):
+    """Each player's choice in `record`, found again by its 1-ply loss among the results
+    (`one`: each result's 1-ply equity by key): the keys of the results with that loss (more
+    than one only where results tie at 1-ply, a bear-off's equal plays), and `gnubg 1-ply`'s."""
+    best1 = max(one.values())
+    picks = {"gnubg 1-ply": [k for k, v in one.items() if v == best1]}
+    for name, loss in record["errors"].items():
+        found = [k for k, v in one.items() if abs((best1 - v) - loss) < 1e-9]
+        if not found:
+            sys.exit(f"decision {record['index']}: no result has {name}'s loss")
+        picks[plain(name)] = found
+    return picks
 
 
 def plain(name):
@@ -41,7 +76,8 @@ def plain(name):
 
 
 def rejudge(record, plies, within):
-    """The record with every loss judged again at `plies`; None where nothing is left."""
+    """The record with every loss judged again at `plies`, and the players whose choice the
+    1-ply loss does not single out (their mean deeper loss is counted)."""
     board = g.board_from_position_id(record["position"])
     d1, d2 = record["dice"]
     options = results(board, d1, d2)
@@ -57,35 +93,24 @@ def rejudge(record, plies, within):
     for a in options:
         if best1 - one[key(a)] <= within:
             judge(key(a))
-    # A player's choice, found again by its 1-ply loss: where several results share that
-    # loss (a bear-off's equal plays) and the deeper judge tells them apart, the mean of
-    # their deeper losses is counted and the choice reported as not unique.
-    picks, ambiguous = {}, []
-    for name, loss in record["errors"].items():
-        found = [k for k, v in one.items() if abs((best1 - v) - loss) < 1e-9]
-        if not found:
-            sys.exit(f"decision {record['index']}: no result has {name}'s loss")
-        picks[name] = found
-        if len({round(judge(k), 9) for k in found}) > 1:
-            ambiguous.append(name)
-    picks["gnubg 1-ply"] = [k for k, v in one.items() if v == best1]
-    for found in picks.values():
-        for k in found:
-            judge(k)
+    picks = choices(record, one)
+    ambiguous = [
+        name for name, found in picks.items() if len({round(judge(k), 9) for k in found}) > 1
+    ]
     races = record.get("races") or {}
     for race in races.values():
         for play in race["plays"]:
-            judge(key([play["board"][:25], play["board"][25:]]))
+            judge(flat_key(play["board"]))
     best = max(deep.values())
     out = {"index": record["index"], "position": record["position"], "dice": record["dice"]}
     out["judge"] = f"gnubg {plies}-ply"
     out["errors"] = {
-        plain(name): sum(best - deep[k] for k in found) / len(found) for name, found in picks.items()
+        name: sum(best - deep[k] for k in found) / len(found) for name, found in picks.items()
     }
     if races:
         for race in races.values():
             for play in race["plays"]:
-                play["loss"] = best - deep[key([play["board"][:25], play["board"][25:]])]
+                play["loss"] = best - deep[flat_key(play["board"])]
         out["races"] = {plain(name): race for name, race in races.items()}
     return out, ambiguous
 
@@ -102,18 +127,11 @@ def main():
         help="judge at depth the results within this much of the 1-ply best (and every choice)",
     )
     args = ap.parse_args()
-    done = set()
-    try:
-        for line in open(args.out):
-            done.add(json.loads(line)["index"])
-    except FileNotFoundError:
-        pass
+    done = set(judged_already(args.out))
     out = open(args.out, "a")
     skipped = 0
     for path in args.dumps:
-        opener = lzma.open if path.endswith(".xz") else open
-        for line in opener(path, "rt"):
-            record = json.loads(line)
+        for record in read_dump(path):
             if record["index"] in done:
                 continue
             rejudged, ambiguous = rejudge(record, args.plies, args.within)
