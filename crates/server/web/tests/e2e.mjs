@@ -2375,7 +2375,11 @@ await scenario('18: two guests finish a Grasshopper game by invitation; a rematc
 
 /** The centre of a board element, in page pixels. */
 async function centre(page, testid) {
-  const b = await page.locator(`[data-testid="${testid}"]`).boundingBox();
+  // A busy machine may not have drawn the board yet: wait until it is shown (a missing one
+  // still fails below, after the wait's timeout).
+  const el = page.locator(`[data-testid="${testid}"]`);
+  await el.waitFor({ state: 'visible', timeout: 10000 }).catch(() => {});
+  const b = await el.boundingBox();
   if (!b) fail(`no ${testid} on the board`);
   const under = await page.evaluate(({ x, y }) => { const e = document.elementFromPoint(x, y); return e && (e.getAttribute('data-testid') || e.tagName); }, { x: b.x + b.width / 2, y: b.y + b.height / 2 });
   if (under !== testid) fail(`${testid}'s centre (${JSON.stringify(b)}, the window ${JSON.stringify(await page.evaluate(() => [innerWidth, innerHeight, scrollX, scrollY]))}) is covered by ${under}`);
