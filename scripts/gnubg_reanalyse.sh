@@ -7,13 +7,22 @@
 # folders as gnubg_matches.sh left them.
 #
 #   scripts/gnubg_reanalyse.sh DIR...
+#   GNUBG_PLIES=3 scripts/gnubg_reanalyse.sh DIR...   # a deeper judge: chequer play and cube
+#                                                     # at 3 plies, gnubg's default filters
 set -euo pipefail
 gnubg=$(command -v gnubg || echo /usr/games/gnubg)
 for dir in "$@"; do
     for mat in "$dir"/match*.mat; do
         sgf=${mat%.mat}.sgf
         [ -s "$sgf" ] && continue
-        printf 'import mat %s\nanalyse match\nsave match %s.tmp.sgf\n' "$mat" "${sgf%.sgf}" |
+        {
+            if [ -n "${GNUBG_PLIES:-}" ]; then
+                echo "set threads ${GNUBG_THREADS:-2}"
+                echo "set analysis chequerplay evaluation plies $GNUBG_PLIES"
+                echo "set analysis cubedecision evaluation plies $GNUBG_PLIES"
+            fi
+            printf 'import mat %s\nanalyse match\nsave match %s.tmp.sgf\n' "$mat" "${sgf%.sgf}"
+        } |
             "$gnubg" -t -q >/dev/null 2>&1
         mv "${sgf%.sgf}.tmp.sgf" "$sgf"
         echo "$sgf"

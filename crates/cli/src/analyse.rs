@@ -197,6 +197,9 @@ fn write_text(
             "  {who}: {what:<28} error {:.3}{mark}{detail}{luck}",
             d.error
         )?;
+        if let Some(xgid) = &j.xgid {
+            writeln!(out, "      {xgid}")?;
+        }
     }
     writeln!(out)?;
     writeln!(out, "{:<34} {:>20} {:>20}", "", names.white, names.black)?;

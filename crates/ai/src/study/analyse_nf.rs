@@ -162,6 +162,7 @@ fn decision(eval: &(impl Evaluator + Sync), i: usize, s: &NfStep, plies: u32) ->
         value: best_value,
         proper: None,
         alternatives,
+        xgid: None,
     }
 }
 

@@ -7,7 +7,7 @@ use super::analyse::{rating, Analysis, Decision, Kind, PlayerStats, Step};
 use super::hint::HintPlay;
 use serde::Serialize;
 use tabula_core::{ByColor, Color};
-use tabula_tables::notation::format_play;
+use tabula_tables::notation::{format_play, session_ids};
 use tabula_tables::Position;
 
 /// The play from `before` to `after` in gnubg's notation.
@@ -59,6 +59,11 @@ pub struct DecisionReport {
     /// Chequer plays: the best plays found (at most five), best first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub alternatives: Vec<AlternativeReport>,
+    /// The position the decision was made in, as an XGID (cube, score and the dice of a
+    /// play included; a double on offer as `D`): to study it with `tabula hint`, on the
+    /// analysis board, in gnubg or in XG. Backgammon only (Never-Finishing has no XGID).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xgid: Option<String>,
 }
 
 /// One of the best plays of a decision: ranked as a hint ranks it (`equity` and `diff` in
@@ -175,6 +180,7 @@ pub fn decision_report(d: &Decision, steps: &[Step]) -> DecisionReport {
         luck: d.luck,
         value: d.value,
         proper: d.cube_analysis.map(|a| a.verdict()),
+        xgid: Some(session_ids(&steps[d.step].0).xgid),
     }
 }
 

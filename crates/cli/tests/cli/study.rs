@@ -286,6 +286,50 @@ fn analyse_reads_an_exported_match_and_rates_both_players() {
 }
 
 #[test]
+fn each_analysed_decision_carries_the_xgid_of_its_position() {
+    let dir = std::env::temp_dir().join(format!("tabula-analyse-xgid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("match.mat");
+    std::fs::write(&file, bot_match(3)).unwrap();
+    let path = file.to_str().unwrap();
+    let v = json(&["analyse", path, "--plies", "0", "--all", "--json"]);
+    let decisions = v["decisions"].as_array().unwrap();
+    let moves: Vec<_> = decisions.iter().filter(|d| d["kind"] == "move").collect();
+    assert!(moves.len() > 10, "{v}");
+    // A play's XGID holds its dice: `tabula hint` on it ranks the same roll's plays, among
+    // them the play made and the analysis's best.
+    for d in moves.iter().take(6) {
+        let xgid = d["xgid"].as_str().expect("a play has an XGID");
+        assert!(xgid.starts_with("XGID="), "{xgid}");
+        let hint = json(&["hint", xgid, "--plies", "0", "--top", "0", "--json"]);
+        let text = hint.to_string();
+        let played = d["played"].as_str().unwrap();
+        assert!(
+            text.contains(&format!("\"{played}\"")),
+            "{played} not in {text}"
+        );
+        let best = d["best"].as_str().unwrap();
+        assert!(
+            text.contains(&format!("\"{best}\"")),
+            "{best} not in {text}"
+        );
+    }
+    // A cube action's XGID is the position before it: the double on offer written as `D`.
+    for d in decisions
+        .iter()
+        .filter(|d| d["kind"] == "take" || d["kind"] == "pass")
+    {
+        let xgid = d["xgid"].as_str().unwrap();
+        assert_eq!(xgid.split(':').nth(4), Some("D"), "{xgid}");
+    }
+    // The text lists each decision with its XGID on the line below.
+    let text = stdout(&tabula(&["analyse", path, "--plies", "0", "--all"], ""));
+    let first = moves[0]["xgid"].as_str().unwrap();
+    assert!(text.lines().any(|l| l.trim() == first), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn hint_race_says_what_it_raced_and_is_refused_for_never_finishing() {
     // 3-1 at the start: 8/5 6/5 is far ahead of every other play, so nothing is raced
     // (the race's rollouts themselves are tested in tabula_ai::study::race).
