@@ -2,9 +2,10 @@
 # Rebuilds gnubg's analysed SGF of saved matches from their Jellyfish .mat files (the
 # committed form of a match set, measurements/gnubg/*): for each DIR/matchN.mat without a
 # DIR/matchN.sgf, GNU Backgammon imports it, analyses it with its default analysis (2-ply
-# cubeful) and saves it. Resumes where it stopped (one gnubg process a match; an SGF is
-# written only when its analysis is complete). Then scripts/compare_analysis.py reads the
-# folders as gnubg_matches.sh left them.
+# cubeful) and saves it, and writes its statistics of the match to DIR/matchN.stats. Resumes
+# where it stopped (one gnubg process a match; an SGF is written only when its analysis is
+# complete). Then scripts/compare_analysis.py reads the folders as gnubg_matches.sh left
+# them, and scripts/compare_judges.py compares two depths of gnubg's analysis with Tabula's.
 #
 #   scripts/gnubg_reanalyse.sh DIR...
 #   GNUBG_PLIES=3 scripts/gnubg_reanalyse.sh DIR...   # a deeper judge: chequer play and cube
@@ -26,5 +27,14 @@ for dir in "$@"; do
             "$gnubg" -t -q >/dev/null 2>&1
         mv "${sgf%.sgf}.tmp.sgf" "$sgf"
         echo "$sgf"
+    done
+    # gnubg's statistics of each analysed match (its error totals and rates), as `show
+    # statistics match` prints them: read by scripts/compare_judges.py
+    for sgf in "$dir"/match*.sgf; do
+        stats=${sgf%.sgf}.stats
+        [ -s "$stats" ] && continue
+        printf 'load match %s\nshow statistics match\n' "$sgf" | "$gnubg" -t -q 2>/dev/null |
+            sed -n '/^Player /,$p' >"$stats.tmp"
+        mv "$stats.tmp" "$stats"
     done
 done
