@@ -22,6 +22,8 @@ the rules' alone, not the rollouts' luck:
     python3 scripts/race_rules.py D1 D2 ...          # dumps of one player, any shards
     python3 scripts/race_rules.py measurements/chequer/2026-12-06/race-trace-gen10-seed1.jsonl.xz
     python3 scripts/race_rules.py --plies 3 D1 ...     # the rules' picks judged by gnubg 3-ply
+    python3 scripts/race_rules.py D1 D2 --versus E1 E2   # the shipped rule against another
+                                                         # run's (other nets) on the same decisions
 
 Decisions without a race count the player's own error under every rule. With `--plies N`
 the judge is gnubg at N plies instead, and only where it is needed: in each raced decision
@@ -101,19 +103,51 @@ def deeper(records, plies):
         print(f"| {rule} | {1000 * m:+.2f} ± {1000 * se:.2f} | {sum(1 for x in v if x != 0)} |")
 
 
-def main():
-    args = sys.argv[1:]
-    plies = None
-    if args[:1] == ["--plies"]:
-        plies, args = int(args[1]), args[2:]
+def read(paths):
     records = {}
-    for path in args:
+    for path in paths:
         opener = lzma.open if path.endswith(".xz") else open
         for line in opener(path, "rt"):
             r = json.loads(line)
             records[r["index"]] = r
     if not records:
         sys.exit("no decisions in the dumps given")
+    return records
+
+
+def shipped_losses(records):
+    """Each decision's judged loss of the shipped rule's pick (`hold 1`)."""
+    out = {}
+    for i, r in records.items():
+        name = next(k for k in r["errors"] if k.startswith("level-above"))
+        race = (r.get("races") or {}).get(name)
+        out[i] = r["errors"][name] if race is None else RULES["hold 1"](race["plays"])["loss"]
+    return out
+
+
+def versus(records, others):
+    """The shipped rule on these races against the same rule on another run's races."""
+    a, b = shipped_losses(records), shipped_losses(others)
+    keys = sorted(set(a) & set(b))
+    n = len(keys)
+    d = [b[k] - a[k] for k in keys]
+    m = sum(d) / n
+    se = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n)
+    print(f"{n} decisions; `hold 1`, mEMG a decision: these dumps "
+          f"{1000 * sum(a[k] for k in keys) / n:.2f}, the others "
+          f"{1000 * sum(b[k] for k in keys) / n:.2f}; these gain {1000 * m:+.2f} ± "
+          f"{1000 * se:.2f} on the others; {sum(1 for x in d if x)} choices differ")
+
+
+def main():
+    args = sys.argv[1:]
+    plies = None
+    if args[:1] == ["--plies"]:
+        plies, args = int(args[1]), args[2:]
+    if "--versus" in args:
+        k = args.index("--versus")
+        return versus(read(args[:k]), read(args[k + 1:]))
+    records = read(args)
     if plies is not None:
         return deeper(records, plies)
     # For scale: gnubg 0-ply's own choice, and the judge's best of the race's contenders
