@@ -109,6 +109,10 @@ def read(paths):
         opener = lzma.open if path.endswith(".xz") else open
         for line in opener(path, "rt"):
             r = json.loads(line)
+            old = records.get(r["index"])
+            if old is not None and (old["position"], old["dice"]) != (r["position"], r["dice"]):
+                sys.exit(f"{path}: decision {r['index']} is another position than in an "
+                         "earlier dump: give one seed's dumps at a time")
             records[r["index"]] = r
     if not records:
         sys.exit("no decisions in the dumps given")
