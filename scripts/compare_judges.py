@@ -21,6 +21,10 @@ player:
 4. where the shallow gnubg judge and Tabula disagree about a play's error by more than a
    margin, which of the two the deeper gnubg judge is nearer to.
 
+The judges are named by the depth read from their SGFs (gnubg writes each evaluation's plies
+in them); two folders analysed at the same depth are refused, since gnubg_reanalyse.sh keeps
+an SGF already there whatever its depth.
+
 gnubg is a judge here only. Standard library only.
 """
 import glob
@@ -43,6 +47,30 @@ def parts(root):
 def matches(part):
     return sorted(glob.glob(os.path.join(part, "match*.sgf")),
                   key=lambda p: int(re.findall(r"(\d+)\.sgf$", p)[0]))
+
+
+def match_files(shallow, deep):
+    """(shallow SGF, deep SGF, Tabula's JSON) of every match the three judges have; and how
+    many matches were left out for a missing file."""
+    found, missing = [], 0
+    for p_s, p_d in zip(parts(shallow), parts(deep)):
+        for m_s in matches(p_s):
+            files = (m_s, os.path.join(p_d, os.path.basename(m_s)), m_s[:-4] + ".json")
+            if all(os.path.exists(f) for f in files):
+                found.append(files)
+            else:
+                missing += 1
+    return found, missing
+
+
+def depth(paths):
+    """The plies of gnubg's analysis in these SGFs: the depth its best play of each move was
+    judged at (`3C` in an A[] entry: 3-ply cubeful), the most frequent."""
+    seen = {}
+    for path in paths:
+        for plies in re.findall(r"\bA\[\d+\]\[\w+ E ver \d+(?: \S+){6} (\d+)C ", open(path).read()):
+            seen[plies] = seen.get(plies, 0) + 1
+    return int(max(seen, key=seen.get)) if seen else None
 
 
 def unforced(path):
@@ -88,34 +116,32 @@ def rates(totals):
             1000 * totals["overall"] / (u + c) if u + c else 0.0]
 
 
-def overall(shallow, deep):
-    """Per judge and seat, the summed totals over the matches that every judge has."""
-    judges = {"gnubg 2-ply": [], "gnubg 3-ply": [], "Tabula": []}
-    for p_s, p_d in zip(parts(shallow), parts(deep)):
-        for m_s in matches(p_s):
-            m_d = os.path.join(p_d, os.path.basename(m_s))
-            files = [m_s[:-4] + ".stats", m_d[:-4] + ".stats", m_s[:-4] + ".json"]
-            if not all(os.path.exists(f) for f in files):
-                continue
-            judges["gnubg 2-ply"].append(stats(files[0]))
-            judges["gnubg 3-ply"].append(stats(files[1]))
-            doc = json.load(open(files[2]))
-            seats = [None, None]
-            for p in doc["players"]:
-                s = 0 if p["name"] == "gnubg" else 1
-                n, k = p["chequer_decisions"], p["cube_decisions"]
-                seats[s] = dict(chequer=p["chequer_error_rate"] * n / 1000, unforced=n,
-                                cube=p["cube_error_rate"] * k / 1000, close=k,
-                                overall=p["overall_error_rate"] * (n + k) / 1000)
-            judges["Tabula"].append(seats)
-    n = len(judges["Tabula"])
+def overall(files, labels):
+    """Per judge and seat, the summed totals over the matches whose statistics every judge
+    has."""
+    judges = {name: [] for name in labels}
+    for m_s, m_d, js in files:
+        stats_files = [m_s[:-4] + ".stats", m_d[:-4] + ".stats"]
+        if not all(os.path.exists(f) for f in stats_files):
+            continue
+        for name, f in zip(labels, stats_files):
+            judges[name].append(stats(f))
+        seats = [None, None]
+        for p in json.load(open(js))["players"]:
+            s = 0 if p["name"] == "gnubg" else 1
+            n, k = p["chequer_decisions"], p["cube_decisions"]
+            seats[s] = dict(chequer=p["chequer_error_rate"] * n / 1000, unforced=n,
+                            cube=p["cube_error_rate"] * k / 1000, close=k,
+                            overall=p["overall_error_rate"] * (n + k) / 1000)
+        judges[labels[2]].append(seats)
+    n = len(judges[labels[2]])
     print("Overall error rates over %d matches, mEMG a decision, decision-weighted "
           "(chequer / cube / overall):" % n)
-    print("| player | gnubg 2-ply | gnubg 3-ply | Tabula |")
+    print("| player | %s |" % " | ".join(labels))
     print("|---|---|---|---|")
     for s in (0, 1):
         cells = []
-        for name in ("gnubg 2-ply", "gnubg 3-ply", "Tabula"):
+        for name in labels:
             tot = {k: sum(m[s][k] for m in judges[name])
                    for k in ("chequer", "cube", "overall", "unforced", "close")}
             cells.append("%.1f / %.1f / **%.1f**" % tuple(rates(tot)))
@@ -124,7 +150,10 @@ def overall(shallow, deep):
 
 
 def phase(xgid):
-    """`race`, or contact by the pips of both sides together: `250+`, `150-249`, `<150`."""
+    """`race`, or contact by the pips of both sides together: `250+`, `150-249`, `<150`;
+    `?` without an XGID (a JSON from before they were written)."""
+    if not xgid:
+        return "?"
     board = xgid[5:].split(":")[0] if xgid.startswith("XGID=") else xgid.split(":")[0]
     bottom = [ord(c) - 64 if "A" <= c <= "O" else 0 for c in board]
     top = [ord(c) - 96 if "a" <= c <= "o" else 0 for c in board]
@@ -141,30 +170,30 @@ def phase(xgid):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    shallow, deep = sys.argv[1:]
-    overall(shallow, deep)
-    rows = []  # (seat, shallow gnubg error, deep gnubg error, Tabula's error)
-    missing = 0
-    for p_s, p_d in zip(parts(shallow), parts(deep)):
-        for m_s in matches(p_s):
-            m_d = os.path.join(p_d, os.path.basename(m_s))
-            js = m_s[:-4] + ".json"
-            if not (os.path.exists(m_d) and os.path.exists(js)):
-                missing += 1
-                continue
-            g_s = ca.gnubg_decisions(m_s)
-            g_d = ca.gnubg_decisions(m_d)
-            t, _ = ca.tabula_decisions(json.load(open(js)), g_s)
-            keep = unforced(m_s)
-            for key in keep:
-                e_s, e_d, d = g_s[key][2], g_d.get(key, (None, None, None))[2], t.get(key)
-                if e_s is None or e_d is None or d is None:
-                    continue
-                rows.append((key[1], e_s, e_d, d["error"], phase(d.get("xgid", "")) if
-                             d.get("xgid") else "?"))
+    files, missing = match_files(*sys.argv[1:])
+    if not files:
+        sys.exit("no match with both SGFs and Tabula's JSON")
     if missing:
         print("(%d matches without both SGFs and Tabula's JSON left out)" % missing)
-    print("| player | unforced plays matched | gnubg 2-ply | gnubg 3-ply | Tabula |")
+    # The judges are named by the depth their files were analysed at, read from the files: a
+    # folder whose SGFs were made at gnubg's default depth stays at it (gnubg_reanalyse.sh
+    # does not remake an existing SGF), and two judges of one depth compare nothing.
+    plies = [depth(f[k] for f in files) for k in (0, 1)]
+    if plies[0] == plies[1]:
+        sys.exit("both folders' SGFs were analysed at %s plies" % plies[0])
+    labels = ["gnubg %s-ply" % p for p in plies] + ["Tabula"]
+    overall(files, labels)
+    rows = []  # (seat, shallow gnubg error, deep gnubg error, Tabula's error, phase)
+    for m_s, m_d, js in files:
+        g_s = ca.gnubg_decisions(m_s)
+        g_d = ca.gnubg_decisions(m_d)
+        t, _ = ca.tabula_decisions(json.load(open(js)), g_s)
+        for key in unforced(m_s):
+            e_s, e_d, d = g_s[key][2], g_d.get(key, (None, None, None))[2], t.get(key)
+            if e_s is None or e_d is None or d is None:
+                continue
+            rows.append((key[1], e_s, e_d, d["error"], phase(d.get("xgid"))))
+    print("| player | unforced plays matched | %s |" % " | ".join(labels))
     print("|---|---:|---:|---:|---:|")
     for s in (0, 1):
         r = [x for x in rows if x[0] == s]
@@ -174,7 +203,7 @@ def main():
             "%.3f EMG, %.1f mEMG" % (t, 1000 * t / n if n else 0) for t in tot)))
     print()
     print("By phase (contact by the pips of both sides together; '?': no XGID in the JSON):")
-    print("| player | phase | unforced plays | gnubg 2-ply | gnubg 3-ply | Tabula |")
+    print("| player | phase | unforced plays | %s |" % " | ".join(labels))
     print("|---|---|---:|---:|---:|---:|")
     for s in (0, 1):
         for ph in ("250+", "150-249", "<150", "race", "?"):
@@ -183,10 +212,10 @@ def main():
                 print("| %s | %s | %d | %s |" % (NAMES[s], ph, len(r), " | ".join(
                     "%.3f" % sum(x[k] for x in r) for k in (1, 2, 3))))
     print()
-    print("Where gnubg 2-ply and Tabula disagree about a play's error by more than the margin,")
-    print("is gnubg 3-ply's error nearer to gnubg 2-ply's or to Tabula's?")
-    print("| player | margin | plays | nearer gnubg 2-ply | nearer Tabula |"
-          " error totals there: gnubg 2-ply / 3-ply / Tabula |")
+    print("Where %s and Tabula disagree about a play's error by more than the margin," % labels[0])
+    print("is %s's error nearer to %s's or to Tabula's?" % (labels[1], labels[0]))
+    print("| player | margin | plays | nearer %s | nearer Tabula |"
+          " error totals there: %s |" % (labels[0], " / ".join(labels)))
     print("|---|---:|---:|---:|---:|---|")
     for s in (0, 1):
         for margin in (0.02, 0.05):

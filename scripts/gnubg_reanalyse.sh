@@ -9,7 +9,9 @@
 #
 #   scripts/gnubg_reanalyse.sh DIR...
 #   GNUBG_PLIES=3 scripts/gnubg_reanalyse.sh DIR...   # a deeper judge: chequer play and cube
-#                                                     # at 3 plies, gnubg's default filters
+#                                                     # at 3 plies, gnubg's default filters,
+#                                                     # on GNUBG_THREADS threads (default 2)
+# An SGF already in DIR is kept whatever depth made it: give each depth a copy of its own.
 set -euo pipefail
 gnubg=$(command -v gnubg || echo /usr/games/gnubg)
 for dir in "$@"; do
@@ -32,7 +34,7 @@ for dir in "$@"; do
     # statistics match` prints them: read by scripts/compare_judges.py
     for sgf in "$dir"/match*.sgf; do
         stats=${sgf%.sgf}.stats
-        [ -s "$stats" ] && continue
+        [ -s "$stats" ] && [ "$stats" -nt "$sgf" ] && continue
         printf 'load match %s\nshow statistics match\n' "$sgf" | "$gnubg" -t -q 2>/dev/null |
             sed -n '/^Player /,$p' >"$stats.tmp"
         mv "$stats.tmp" "$stats"

@@ -83,6 +83,8 @@ def parse_dump_arg(arg):
 def report(rows, plies, against):
     """Each player's mean equity against `against`'s choice, mEMG a decision over the rows
     holding both (a decision where they agree counting zero), with its standard error."""
+    if not rows:
+        sys.exit("no judged decisions to report")
     names = [x for x in rows[0]["equity"] if x != against]
     print(f"{len(rows)} decisions, judge gnubg {plies}-ply; each player's equity against "
           f"{against}'s choice, mEMG a decision (positive: better than {against})")
@@ -148,6 +150,7 @@ def main():
         out.flush()
         done[index] = row
     report([done[i] for i in sorted(done)], args.plies, args.against)
+
 
 if __name__ == "__main__":
     main()

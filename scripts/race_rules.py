@@ -75,6 +75,28 @@ for z in (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0):
     RULES[f"hold {z:g}"] = lambda plays, z=z: pick_hold(plays, z)
 for w in (0.25, 0.5, 0.75):
     RULES[f"mix {w:g}"] = lambda plays, w=w: pick_mix(plays, w)
+SHIPPED = "hold 1"
+
+
+def race_of(r):
+    """The level above's name in a dumped decision and its race (None where nothing was
+    raced)."""
+    name = next(k for k in r["errors"] if k.startswith("level-above"))
+    return name, (r.get("races") or {}).get(name)
+
+
+def loss(r, pick):
+    """The judged loss of `pick`'s choice in decision `r`: the level above's own play where
+    nothing was raced."""
+    name, race = race_of(r)
+    return r["errors"][name] if race is None else pick(race["plays"])["loss"]
+
+
+def mean_se(v):
+    """The mean of `v` and its standard error."""
+    n = len(v)
+    m = sum(v) / n
+    return m, math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1) / n)
 
 
 def deeper(records, plies):
@@ -83,13 +105,12 @@ def deeper(records, plies):
 
     gains = {rule: [] for rule in RULES}
     for r in records.values():
-        name = next(k for k in r["errors"] if k.startswith("level-above"))
-        race = (r.get("races") or {}).get(name)
+        _, race = race_of(r)
         picks = {rule: pick(race["plays"])["board"] for rule, pick in RULES.items()} if race else {}
         if len({tuple(b) for b in picks.values()}) > 1:
             eq = {tuple(b): mover_equity([b[:25], b[25:]], plies) for b in picks.values()}
             for rule, b in picks.items():
-                gains[rule].append(eq[tuple(b)] - eq[tuple(picks["hold 1"])])
+                gains[rule].append(eq[tuple(b)] - eq[tuple(picks[SHIPPED])])
         else:
             for rule in RULES:
                 gains[rule].append(0.0)
@@ -98,8 +119,7 @@ def deeper(records, plies):
     print("| rule | gained | decisions differing |")
     print("|---|---:|---:|")
     for rule, v in gains.items():
-        m = sum(v) / n
-        se = math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1) / n)
+        m, se = mean_se(v)
         print(f"| {rule} | {1000 * m:+.2f} ± {1000 * se:.2f} | {sum(1 for x in v if x != 0)} |")
 
 
@@ -119,24 +139,20 @@ def read(paths):
     return records
 
 
-def shipped_losses(records):
-    """Each decision's judged loss of the shipped rule's pick (`hold 1`)."""
-    out = {}
-    for i, r in records.items():
-        name = next(k for k in r["errors"] if k.startswith("level-above"))
-        race = (r.get("races") or {}).get(name)
-        out[i] = r["errors"][name] if race is None else RULES["hold 1"](race["plays"])["loss"]
-    return out
-
-
 def versus(records, others):
     """The shipped rule on these races against the same rule on another run's races."""
-    a, b = shipped_losses(records), shipped_losses(others)
-    keys = sorted(set(a) & set(b))
+    keys = sorted(set(records) & set(others))
+    if len(keys) < 2:
+        sys.exit("the two runs share fewer than two decisions")
+    for k in keys:
+        if (records[k]["position"], records[k]["dice"]) != (others[k]["position"], others[k]["dice"]):
+            sys.exit(f"decision {k} is another position in the two runs: give the same seed's dumps")
+    pick = RULES[SHIPPED]
+    a = {k: loss(records[k], pick) for k in keys}
+    b = {k: loss(others[k], pick) for k in keys}
     n = len(keys)
     d = [b[k] - a[k] for k in keys]
-    m = sum(d) / n
-    se = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n)
+    m, se = mean_se(d)
     print(f"{n} decisions; `hold 1`, mEMG a decision: these dumps "
           f"{1000 * sum(a[k] for k in keys) / n:.2f}, the others "
           f"{1000 * sum(b[k] for k in keys) / n:.2f}; these gain {1000 * m:+.2f} ± "
@@ -149,6 +165,8 @@ def main():
     if args[:1] == ["--plies"]:
         plies, args = int(args[1]), args[2:]
     if "--versus" in args:
+        if plies is not None:
+            sys.exit("--versus pairs by the 1-ply judge of the dumps: not with --plies")
         k = args.index("--versus")
         return versus(read(args[:k]), read(args[k + 1:]))
     records = read(args)
@@ -158,28 +176,20 @@ def main():
     # (what no rule can beat: the race picks among those plays).
     scale = ["gnubg 0-ply", "best contender"]
     losses = {name: [] for name in scale + list(RULES)}
-    raced = 0
+    raced = sum(1 for r in records.values() if race_of(r)[1] is not None)
     for r in records.values():
-        name = next(k for k in r["errors"] if k.startswith("level-above"))
-        race = (r.get("races") or {}).get(name)
         losses["gnubg 0-ply"].append(r["errors"]["gnubg 0-ply"])
-        if race is None:
-            for rule in ["best contender"] + list(RULES):
-                losses[rule].append(r["errors"][name])
-            continue
-        raced += 1
-        losses["best contender"].append(min(p["loss"] for p in race["plays"]))
+        losses["best contender"].append(loss(r, lambda plays: min(plays, key=lambda p: p["loss"])))
         for rule, pick in RULES.items():
-            losses[rule].append(pick(race["plays"])["loss"])
+            losses[rule].append(loss(r, pick))
     n = len(records)
-    base = losses["hold 1"]
+    base = losses[SHIPPED]
     print(f"{n} decisions, {raced} raced; mEMG a decision, paired against `hold 1` (shipped)")
     print("| rule | mEMG | paired | choices differing |")
     print("|---|---:|---:|---:|")
     for rule, v in losses.items():
         d = [a - b for a, b in zip(v, base)]
-        m = sum(d) / n
-        se = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n)
+        m, se = mean_se(d)
         changed = sum(1 for x in d if x != 0)
         print(f"| {rule} | {1000 * sum(v) / n:.2f} | {1000 * m:+.2f} ± {1000 * se:.2f} | {changed} |")
 

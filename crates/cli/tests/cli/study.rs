@@ -257,12 +257,19 @@ fn bot_match(seed: u64) -> String {
     )
 }
 
-#[test]
-fn analyse_reads_an_exported_match_and_rates_both_players() {
-    let dir = std::env::temp_dir().join(format!("tabula-analyse-{}", std::process::id()));
+/// A fresh folder `tabula-TAG-PID` holding `match.mat`, a 3-point match of the medium bot
+/// against the random one; the folder and the file's path.
+fn exported_match(tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("tabula-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("match.mat");
     std::fs::write(&file, bot_match(3)).unwrap();
+    (dir, file)
+}
+
+#[test]
+fn analyse_reads_an_exported_match_and_rates_both_players() {
+    let (dir, file) = exported_match("analyse");
     let path = file.to_str().unwrap();
     let v = json(&["analyse", path, "--plies", "0", "--json"]);
     let players = v["players"].as_array().unwrap();
@@ -287,10 +294,7 @@ fn analyse_reads_an_exported_match_and_rates_both_players() {
 
 #[test]
 fn each_analysed_decision_carries_the_xgid_of_its_position() {
-    let dir = std::env::temp_dir().join(format!("tabula-analyse-xgid-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("match.mat");
-    std::fs::write(&file, bot_match(3)).unwrap();
+    let (dir, file) = exported_match("analyse-xgid");
     let path = file.to_str().unwrap();
     let v = json(&["analyse", path, "--plies", "0", "--all", "--json"]);
     let decisions = v["decisions"].as_array().unwrap();
