@@ -15,8 +15,9 @@ LIMIT of them, in one frame for everybody: cubeless money equity.
 For each such play (the position and dice from the XGID in Tabula's file, the play made read
 from its notation), every legal result is valued by gnubg 2-ply (gnubg-nn) and by Tabula
 2-ply (`chances --plies 2`, the nets' cubeless search). The candidates are the play made,
-gnubg 2-ply's best and Tabula 2-ply's best; each is then rolled out twice, to the end,
-cubeless, with variance reduction:
+gnubg 2-ply's best, Tabula 2-ply's best (every legal play searched, where the analysis
+searches those its move filter keeps) and the best of Tabula's analysis; each is then
+rolled out twice, to the end, cubeless, with variance reduction:
 
 - by gnubg's nets at 0-ply (this script, on gnubg-nn: each trial subtracts the luck of every
   roll, the 0-ply value of the roll's best play against the mean over the 21 rolls; the
@@ -257,6 +258,8 @@ def judge_play(row, trials, tabula_trials, pool):
     cands = {key(played)}
     cands.add(key(afters[max(range(len(afters)), key=lambda i: g2[i])]))
     cands.add(key(afters[max(range(len(afters)), key=lambda i: t2[i])]))
+    analysis_best = apply_play(board, d["best"]) if d.get("best") else played
+    cands.add(key(analysis_best))
     cands = sorted(cands)
     by_key = {key(x): i for i, x in enumerate(afters)}
     jobs = [(c, results[c], trials) for c in cands]
@@ -268,7 +271,8 @@ def judge_play(row, trials, tabula_trials, pool):
         "player": cj.NAMES[k[1]], "play": d["played"], "phase": cj.phase(d["xgid"]),
         "gnubg_analysis_error": e_g, "tabula_analysis_error": d["error"],
         "candidates": [{
-            "played": c == key(played),
+            "played": c == key(played), "analysis_best": c == key(analysis_best),
+            "board": [list(c[0]), list(c[1])],
             "gnubg_2ply": g2[by_key[c]], "tabula_2ply": t2[by_key[c]],
             "gnubg_rollout": g_ro[c][0], "gnubg_rollout_se": g_ro[c][1],
             "tabula_rollout": t_ro[i],
@@ -312,8 +316,12 @@ def report(recs):
           " error totals: gnubg 2-ply / Tabula 2-ply / rollout | distance: gnubg 2-ply |"
           " Tabula 2-ply |")
     print("|---|---:|---|---:|---:|---:|---|---:|---:|")
-    for who in cj.NAMES + ["both"]:
-        rs = [r for r in recs if who in ("both", r["player"])]
+    groups = [(who, lambda r, w=who: r["player"] == w) for who in cj.NAMES]
+    groups += [("both", lambda r: True),
+               ("both, 250+ pips", lambda r: r["phase"] == "250+"),
+               ("both, fewer or a race", lambda r: r["phase"] != "250+")]
+    for who, keep in groups:
+        rs = [r for r in recs if keep(r)]
         if not rs:
             continue
         for ro in ("gnubg_rollout", "tabula_rollout"):
@@ -331,6 +339,17 @@ def report(recs):
             dist = [distance(rs, j, ro) for j in ("gnubg_2ply", "tabula_2ply")]
             print("| %s | %d | %s | %d | %d | %d | %.3f / %.3f / %.3f | %.4f | %.4f |" % (
                 who, len(rs), ro.replace("_", " "), ng, nt, ties, *tot, *dist))
+    both = [abs(error(r, "gnubg_rollout") - error(r, "tabula_rollout")) for r in recs]
+    same = sum(1 for r in recs if best(r, "gnubg_rollout") == best(r, "tabula_rollout"))
+    print()
+    print("The two rollouts: the same best candidate in %d of %d plays; the played play's "
+          "error differs by %.3f EMG on average between them." % (
+              same, len(recs), sum(both) / len(both) if both else 0.0))
+
+
+def best(rec, judge):
+    c = rec["candidates"]
+    return max(range(len(c)), key=lambda i: c[i][judge])
 
 
 def distance(recs, judge, ro):

@@ -3,7 +3,9 @@
 //! the tables family; the game supplies its play generator.
 //!
 //! The strong level prunes the plays with the move filter [`STRONG_FILTER`] at 0-ply (the
-//! same filter as the analysis, `study::filter::Filter`) and scores each kept play at 2
+//! same filter as the analysis, `study::filter::Filter`; where more plays than it keeps are
+//! within its margin, up to [`STRONG_WIDE`] of them are ranked one roll ahead first and the
+//! filter's `keep` best by that ranking kept) and scores each kept play at 2
 //! plies: the opponent's 21 rolls, each answered by their best 0-ply reply, then our 21
 //! rolls, each answered by our best 0-ply play, and the evaluator on the result. Choosing
 //! the replies at 0-ply rather than by a deeper search keeps it near 21 x 21 move
@@ -27,6 +29,11 @@ pub const STRONG_FILTER: Filter = Filter {
     within: 0.32,
     at_least: 5,
 };
+/// When more of the 0-ply candidates than [`STRONG_FILTER`] keeps are within its margin
+/// (issue 27: a 2-1 with 30 plays within 0.1 at 0-ply, the right one 31st), up to this many
+/// of them are ranked one roll ahead first, and the filter's `keep` best by that ranking are
+/// searched at [`STRONG_PLIES`].
+pub const STRONG_WIDE: usize = 40;
 /// How many plies deep the strong level looks after its own play.
 pub const STRONG_PLIES: u32 = 2;
 /// Which of the plays ranked at [`STRONG_PLIES`] the strong level then values once more, by
@@ -103,13 +110,16 @@ pub fn choose_play(
         candidates,
         STRONG_PLIES,
         STRONG_FILTER,
+        STRONG_WIDE,
         Some(STRONG_DEEPER),
     )
 }
 
 /// [`choose_play`] with the strong level looking `strong_plies` rolls ahead instead of
-/// [`STRONG_PLIES`], filtering by `strong_filter`, and valuing the plays `deeper` keeps of
-/// that ranking by the mean of one ply more and `strong_plies` (none: no such stage).
+/// [`STRONG_PLIES`], filtering by `strong_filter` (after a ranking one roll ahead of up to
+/// `wide` plays within its margin, as [`STRONG_WIDE`]; 0: none), and valuing the plays
+/// `deeper` keeps of that ranking by the mean of one ply more and `strong_plies` (none: no
+/// such stage).
 /// Never-Finishing's strong level looks one roll ahead at its best 4 plays, with no deeper
 /// stage: its general move generator makes more too slow.
 #[allow(clippy::too_many_arguments)]
@@ -121,6 +131,7 @@ pub fn choose_play_at(
     candidates: &[Position],
     strong_plies: u32,
     strong_filter: Filter,
+    wide: usize,
     deeper: Option<Filter>,
 ) -> Position {
     if level == Level::Random {
@@ -142,7 +153,21 @@ pub fn choose_play_at(
     }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     if level == Level::Strong {
-        scored.truncate(strong_filter.count(scored.iter().map(|s| s.0)));
+        let within = Filter {
+            keep: wide,
+            ..strong_filter
+        }
+        .count(scored.iter().map(|s| s.0));
+        if within > strong_filter.keep {
+            scored.truncate(within);
+            for s in &mut scored {
+                s.0 = -on_roll(eval, replies, &s.1.flip(), 1);
+            }
+            scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+            scored.truncate(strong_filter.keep);
+        } else {
+            scored.truncate(strong_filter.count(scored.iter().map(|s| s.0)));
+        }
         for s in &mut scored {
             s.0 = -on_roll(eval, replies, &s.1.flip(), strong_plies);
         }
@@ -269,6 +294,7 @@ mod tests {
                     &plays,
                     STRONG_PLIES,
                     filter,
+                    0,
                     deeper,
                 )
             };
@@ -293,6 +319,44 @@ mod tests {
             changed > 0,
             "no position of the sample where the deeper stage decides"
         );
+    }
+
+    /// Issue 27's match 11, game 1: Black to play 2-1 with 88 pips against two White
+    /// stragglers. Some 30 of the 39 plays are within 0.1 at 0-ply, and 13/12 6/4 (gnubg's
+    /// choice, and Tabula's rollouts') is 31st: the filter alone never searches it, the
+    /// ranking one roll ahead puts it among the kept.
+    #[test]
+    fn strong_ranks_many_close_plays_one_roll_ahead_and_finds_the_one_the_filter_missed() {
+        use crate::backgammon::NeuralEvaluator;
+        use tabula_tables::notation::xgid::Xgid;
+        let pos = Xgid::parse("XGID=-FDBA----A--b-a---Accbbb--:1:1:-1:21:0:0:0:5:10")
+            .unwrap()
+            .position;
+        let dice = Dice::from_values(Die::new(2).unwrap(), Die::new(1).unwrap());
+        let plays = MoveGen::new().positions(&pos, dice).to_vec();
+        // 13/12 6/4, by the mover's counts.
+        let [mut mover, opponent] = pos.to_counts();
+        for (point, change) in [(13, -1), (12, 1), (6, -1), (4, 1)] {
+            mover[point - 1] = (mover[point - 1] as i8 + change) as u8;
+        }
+        let right = Position::from_counts(&mover, &opponent).unwrap();
+        assert!(plays.contains(&right));
+        let nets = NeuralEvaluator::shipped();
+        let choose = |wide| {
+            choose_play_at(
+                Level::Strong,
+                &mut ChaCha8Rng::seed_from_u64(0),
+                nets,
+                &mut MoveGen::new(),
+                &plays,
+                STRONG_PLIES,
+                STRONG_FILTER,
+                wide,
+                Some(STRONG_DEEPER),
+            )
+        };
+        assert_ne!(choose(0), right, "the filter alone searches it now");
+        assert_eq!(choose(STRONG_WIDE), right);
     }
 
     /// Time per strong decision over positions of random play, on the neural nets (the

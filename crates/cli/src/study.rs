@@ -420,15 +420,26 @@ pub fn hint(out: &mut dyn Write, args: &HintArgs) -> Result<()> {
         );
     }
     let filter = Filter::default();
+    let searched = if ranked.iter().any(|r| r.plies == 1) && args.plies >= 2 {
+        format!(
+            "more than {} within {:.2} at 0-ply: up to {} of them ranked at 1-ply and the best {} by that searched",
+            filter.keep,
+            filter.within,
+            tabula_ai::search::STRONG_WIDE,
+            filter.keep
+        )
+    } else {
+        format!(
+            "the best {}, and up to {} within {:.2}, searched",
+            filter.at_least, filter.keep, filter.within
+        )
+    };
     writeln!(
         out,
-        "{} to play {dice}; {}; plays ranked at {}-ply (the best {}, and up to {} within {:.2}, searched; the rest at 0-ply)",
+        "{} to play {dice}; {}; plays ranked at {}-ply ({searched}; the rest at 0-ply)",
         capitalized(setup.on_roll),
         describe_stakes(&state, &setup),
         args.plies,
-        filter.at_least,
-        filter.keep,
-        filter.within
     )?;
     if ranked.iter().any(|r| r.blended) {
         let deeper = tabula_ai::search::STRONG_DEEPER;

@@ -125,6 +125,7 @@ impl NfBot {
                 &candidates,
                 NF_STRONG_PLIES,
                 NF_STRONG_FILTER,
+                0,
                 None,
             ),
             NfEval::Heuristic => choose_play(

@@ -230,7 +230,9 @@ pub struct RankedPlay {
 }
 
 /// `candidates` (the legal results of a roll, seen from the mover) ranked best first for the
-/// mover: all at 0-ply, then those the filter keeps at `plies`. `score` turns chances into
+/// mover: all at 0-ply, then those the filter keeps at `plies` (where more plays than it
+/// keeps are within its margin, up to `crate::search::STRONG_WIDE` of them are ranked at
+/// 1-ply first and its `keep` best by that ranking searched). `score` turns chances into
 /// the number ranked by (cubeless or cubeful equity); `plays_for` makes a play generator for
 /// each worker, since the deeper searches run in parallel (rayon).
 pub fn rank_plays<E, P>(
@@ -297,7 +299,24 @@ where
     if plies == 0 || ranked.is_empty() {
         return ranked;
     }
-    let deep = filter.count(ranked.iter().map(|r| r.chances.equity()));
+    let mut deep = filter.count(ranked.iter().map(|r| r.chances.equity()));
+    let wide = Filter {
+        keep: crate::search::STRONG_WIDE,
+        ..filter
+    }
+    .count(ranked.iter().map(|r| r.chances.equity()));
+    if plies >= 2 && wide > filter.keep {
+        // More plays within the filter's margin than it keeps: rank them one roll ahead
+        // first, and search the filter's `keep` best by that ranking (the strong bot's
+        // stage, `crate::search::STRONG_WIDE`).
+        ranked[..wide].par_iter_mut().for_each(|r| {
+            let mut plays = plays_for();
+            r.chances = chances(eval, &mut plays, &r.after.flip(), 1).flip();
+            r.plies = 1;
+        });
+        ranked[..wide].sort_by(by_score);
+        deep = filter.keep;
+    }
     ranked[..deep].par_iter_mut().for_each(|r| {
         let mut plays = plays_for();
         let after = r.after.flip();
@@ -310,7 +329,7 @@ where
         r.blended = valued == Deep::Blended;
     });
     // The searched plays first, among themselves by their deeper value; the others after
-    // them in their 0-ply order.
+    // them in their 1-ply order (those ranked one roll ahead), then their 0-ply order.
     ranked[..deep].sort_by(by_score);
     ranked
 }
