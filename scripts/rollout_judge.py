@@ -240,6 +240,11 @@ def disagreements(root, margin):
     return rows
 
 
+def match_name(sgf):
+    """`partN/matchK.sgf`: a match's name whatever folder the parts were copied to."""
+    return "/".join(sgf.split(os.sep)[-2:])
+
+
 def judge_play(row, trials, tabula_trials, pool):
     """The four judges' values of one disagreement's candidates."""
     import gnubg_nn as g
@@ -265,7 +270,7 @@ def judge_play(row, trials, tabula_trials, pool):
     jobs = [(c, results[c], trials) for c in cands]
     g_ro = {c: (m, se) for c, m, se in pool.map(gnubg_rollout, jobs)}
     t_ro = tabula_values([results[c] for c in cands], "--rollout", str(tabula_trials))
-    match = os.path.relpath(sgf)
+    match = match_name(sgf)
     return {
         "match": match, "game": k[0], "seat": k[1], "moves": k[3], "xgid": d["xgid"],
         "player": cj.NAMES[k[1]], "play": d["played"], "phase": cj.phase(d["xgid"]),
@@ -303,7 +308,7 @@ def report(recs):
     print("|---|---:|---|---|---|---:|---:|---:|---:|---|")
     for r in recs:
         print("| %s | %d | %s | %s | %s | %s | %.3f / %.3f |" % (
-            r["match"].split("/")[-2] + "/" + os.path.basename(r["match"])[:-4], r["game"],
+            r["match"][:-4], r["game"],
             r["player"], r["phase"], r["play"],
             " | ".join("%.3f" % error(r, j) for j in JUDGES),
             r["gnubg_analysis_error"], r["tabula_analysis_error"]))
@@ -398,7 +403,7 @@ def main():
     with multiprocessing.Pool(args.threads) as pool:
         for i, row in enumerate(rows):
             k = row[2]
-            if (os.path.relpath(row[1]), k[0], k[1], k[3]) in done:
+            if (match_name(row[1]), k[0], k[1], k[3]) in done:
                 continue
             rec = judge_play(row, args.trials, args.tabula_trials, pool)
             recs.append(rec)
