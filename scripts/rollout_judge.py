@@ -46,6 +46,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_analysis as ca  # noqa: E402
 import compare_judges as cj  # noqa: E402
+from gnubg_board import equity as money  # noqa: E402
+from gnubg_board import results as legal_results  # noqa: E402
+from gnubg_board import swap  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHANCES = os.path.join(ROOT, "target", "release", "examples", "chances")
@@ -100,15 +103,6 @@ def key(board):
 
 
 # ----------------------------------------------------------------------------- gnubg
-
-
-def money(p):
-    win, wg, wbg, lg, lbg = p
-    return 2 * win - 1 + wg - lg + wbg - lbg
-
-
-def swap(board):
-    return [list(board[1]), list(board[0])]
 
 
 def outcome(board):
@@ -250,11 +244,8 @@ def judge_play(row, trials, tabula_trials, pool):
     import gnubg_nn as g
     _, sgf, k, e_g, d = row
     board, (a, b) = board_of_xgid(d["xgid"])
-    results = {}
-    for m in g.moves(board, a, b):
-        after = g.board_from_position_key(m[0] if isinstance(m, tuple) else m)
-        results[key(after)] = after
-    afters = list(results.values())
+    afters = [[list(x[0]), list(x[1])] for x in legal_results(board, a, b)]
+    results = {key(x): x for x in afters}
     played = apply_play(board, d["played"])
     if key(played) not in results:
         raise ValueError("%s: %s is not a legal play of %s" % (d["xgid"], d["played"], (a, b)))
@@ -397,9 +388,10 @@ def main():
             r = json.loads(line)
             recs.append(r)
             done.add((r["match"], r["game"], r["seat"], r["moves"]))
-    rows = disagreements(args.dir, args.margin)[: args.limit]
+    found = disagreements(args.dir, args.margin)
+    rows = found[: args.limit]
     print("%d plays where the analyses differ by more than %.2f EMG; judging %d" % (
-        len(rows), args.margin, len(rows)), file=sys.stderr)
+        len(found), args.margin, len(rows)), file=sys.stderr)
     with multiprocessing.Pool(args.threads) as pool:
         for i, row in enumerate(rows):
             k = row[2]

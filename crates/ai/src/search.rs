@@ -153,12 +153,7 @@ pub fn choose_play_at(
     }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     if level == Level::Strong {
-        let within = Filter {
-            keep: wide,
-            ..strong_filter
-        }
-        .count(scored.iter().map(|s| s.0));
-        if within > strong_filter.keep {
+        if let Some(within) = strong_filter.wide_count(wide, scored.iter().map(|s| s.0)) {
             scored.truncate(within);
             for s in &mut scored {
                 s.0 = -on_roll(eval, replies, &s.1.flip(), 1);

@@ -41,4 +41,38 @@ impl Filter {
             .take_while(|&(k, e)| k < self.at_least || (k < self.keep && best - e <= self.within))
             .count()
     }
+
+    /// Where more of the plays (0-ply equities `sorted` best first) than this filter keeps
+    /// are within its margin: how many of them, up to `wide`, to rank one roll ahead before
+    /// keeping `keep` by that ranking (`crate::search::STRONG_WIDE`). `None`: the filter
+    /// alone.
+    pub fn wide_count(&self, wide: usize, sorted: impl IntoIterator<Item = f32>) -> Option<usize> {
+        let within = Filter {
+            keep: wide,
+            ..*self
+        }
+        .count(sorted);
+        (within > self.keep).then_some(within)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wide_stage_runs_only_where_more_plays_than_the_filter_keeps_are_within_its_margin() {
+        let filter = Filter::default();
+        // 12 plays within 0.32, then far ones: 12 of them go one roll ahead.
+        let close: Vec<f32> = (0..12)
+            .map(|k| -0.01 * k as f32)
+            .chain([-1.0, -2.0])
+            .collect();
+        assert_eq!(filter.wide_count(40, close.iter().copied()), Some(12));
+        assert_eq!(filter.wide_count(10, close.iter().copied()), Some(10));
+        // 6 within the margin: the filter alone; and no stage when `wide` is 0.
+        let few: Vec<f32> = (0..6).map(|k| -0.01 * k as f32).chain([-1.0; 6]).collect();
+        assert_eq!(filter.wide_count(40, few.iter().copied()), None);
+        assert_eq!(filter.wide_count(0, close.iter().copied()), None);
+    }
 }

@@ -299,13 +299,10 @@ where
     if plies == 0 || ranked.is_empty() {
         return ranked;
     }
-    let mut deep = filter.count(ranked.iter().map(|r| r.chances.equity()));
-    let wide = Filter {
-        keep: crate::search::STRONG_WIDE,
-        ..filter
-    }
-    .count(ranked.iter().map(|r| r.chances.equity()));
-    if plies >= 2 && wide > filter.keep {
+    let equities = || ranked.iter().map(|r| r.chances.equity());
+    let mut deep = filter.count(equities());
+    let wide = filter.wide_count(crate::search::STRONG_WIDE, equities());
+    if let Some(wide) = wide.filter(|_| plies >= 2) {
         // More plays within the filter's margin than it keeps: rank them one roll ahead
         // first, and search the filter's `keep` best by that ranking (the strong bot's
         // stage, `crate::search::STRONG_WIDE`).
